@@ -1,0 +1,1 @@
+"""Platform adapters: one module per platform, each converting messages to and from bot.messages."""

@@ -1,0 +1,54 @@
+"""The console adapter: chat with the bot in a terminal. No token, no network.
+
+Each line typed is one message from the local user; the replies are printed.
+``--now`` sets the clock (it then advances in real time), so the 2019 scenario
+can be replayed on any day.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from datetime import datetime, timedelta
+from typing import IO
+
+from bot.core import Bot
+from bot.messages import Incoming
+
+PLATFORM = "console"
+USER_ID = "local"
+PROMPT = "you> "
+
+
+def run_console(bot: Bot, *, start: datetime | None = None, board: str | None = None,
+                stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout) -> int:
+    began = time.monotonic()
+
+    def now() -> datetime:
+        if start is None:
+            return bot.clock()
+        return start + timedelta(seconds=time.monotonic() - began)
+
+    if board:
+        bot.memory.set_user(PLATFORM, USER_ID, board=board)
+    interactive = stdin.isatty()
+    stdout.write(
+        f"schoolbot: ask me about the school job action (the clock says {now():%a %b %d %Y, %H:%M}). "
+        "Type /help for examples, Ctrl-D or 'quit' to leave.\n"
+    )
+    while True:
+        if interactive:
+            stdout.write(PROMPT)
+            stdout.flush()
+        line = stdin.readline()
+        if not line or line.strip().lower() in {"quit", "exit", ":q"}:
+            break
+        if not line.strip():
+            continue
+        if not interactive:
+            stdout.write(f"{PROMPT}{line.rstrip()}\n")
+        msg = Incoming(PLATFORM, USER_ID, USER_ID, line.rstrip("\n"), now())
+        for reply in bot.handle(msg):
+            stdout.write("bot> " + reply.text.replace("\n", "\n     ") + "\n")
+        stdout.flush()
+    return 0

@@ -1,0 +1,1 @@
+"""schoolbot core: matching, dialogue, answers and broadcasts. Never imports a platform library."""

@@ -1,0 +1,178 @@
+"""Finding which school board a message is about.
+
+A board is named by its id ("tdsb"), official name, an alias ("york
+catholic"), or a place it serves ("mississauga"), possibly misspelt ("peal",
+"tdbs"). A place alone means the English public board there; with "catholic"
+the English Catholic board; with "french" the French board.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Iterable
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from bot.text import normalize
+from knowledge.model import Board
+
+_WORD = re.compile(r"[a-z0-9]+")
+CATHOLIC_WORDS = frozenset({"catholic", "catholique", "separate", "cath"})
+FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise"})
+_NAME_SUFFIXES = (
+    "catholic district school board",
+    "district school board",
+    "catholic school board",
+    "school board",
+    "board",
+)
+MAX_PHRASE = 6
+
+
+@dataclass(frozen=True, slots=True)
+class BoardMention:
+    board_id: str
+    start: int  # span in the normalised text
+    end: int
+    how: str  # "id" | "name" | "alias" | "place" | "fuzzy"
+
+
+def _words(text: str) -> list[tuple[str, int, int]]:
+    return [(m.group(), m.start(), m.end()) for m in _WORD.finditer(text)]
+
+
+def _key(text: str) -> str:
+    return " ".join(w for w, _, _ in _words(normalize(text)))
+
+
+class BoardFinder:
+    def __init__(self, boards: Iterable[Board], protected_words: Iterable[str] = ()):
+        self.boards = {b.id: b for b in boards}
+        self.named: dict[str, tuple[str, str]] = {}  # phrase -> (board id, how)
+        self.places: dict[str, list[str]] = {}  # phrase -> board ids serving it
+        for board in self.boards.values():
+            for place in board.municipalities:
+                key = _key(place)
+                if key and board.id not in self.places.setdefault(key, []):
+                    self.places[key].append(board.id)
+        for board in self.boards.values():
+            self.named[board.id] = (board.id, "id")
+            name = _key(board.name)
+            self.named.setdefault(name, (board.id, "name"))
+            for prefix in ("the ",):
+                if name.startswith(prefix):
+                    self.named.setdefault(name[len(prefix):], (board.id, "name"))
+            for suffix in _NAME_SUFFIXES:
+                if name.endswith(" " + suffix):
+                    short = name[: -len(suffix) - 1].strip()
+                    if short and short not in self.places and short not in self.named:
+                        self.named[short] = (board.id, "name")
+                    break
+            for alias in board.aliases:
+                key = _key(alias)
+                if key:
+                    self.named[key] = (board.id, "alias")
+        # Single words that fuzzy matching may correct towards (ids, one-word aliases, places).
+        self._fuzzy_keys = sorted(k for k in (*self.named, *self.places) if " " not in k and len(k) >= 4)
+        self._fuzzy_by_letter: dict[str, list[str]] = {}
+        for key in self._fuzzy_keys:
+            self._fuzzy_by_letter.setdefault(key[0], []).append(key)
+        self.protected: frozenset[str] = frozenset()
+        self.protect(protected_words)
+
+    def protect(self, words: Iterable[str]) -> None:
+        """Ordinary words that must never be read as a misspelt board or place ("action" is not Acton)."""
+        self.protected = (self.protected | frozenset(words)) - set(self._fuzzy_keys)
+        self._fuzzy = lru_cache(maxsize=8192)(self._fuzzy_uncached)
+
+    # ------------------------------------------------------------------
+    def _fuzzy_uncached(self, word: str) -> str | None:
+        """The board key a misspelt word most likely means, or None."""
+        if len(word) < 4 or word in self.protected or word.isdigit():
+            return None
+        candidates = self._fuzzy_by_letter.get(word[0])
+        if not candidates:
+            return None
+        max_distance = 1 if len(word) < 8 else 2
+        found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=max_distance)
+        if found is None:
+            return None
+        # Only correct to keys of a similar length ("peal" -> "peel", not "pel" -> "peel").
+        key = found[0]
+        return key if abs(len(key) - len(word)) <= max_distance else None
+
+    def _choose_place(self, board_ids: list[str], catholic: bool, french: bool) -> str:
+        def fits(board: Board) -> bool:
+            return (board.system == "catholic") == catholic and (board.language == "french") == french
+
+        for board_id in board_ids:
+            if fits(self.boards[board_id]):
+                return board_id
+        if french:  # "french" without "catholic": prefer any French board there
+            for board_id in board_ids:
+                if self.boards[board_id].language == "french":
+                    return board_id
+        if catholic:
+            for board_id in board_ids:
+                if self.boards[board_id].system == "catholic":
+                    return board_id
+        for board_id in board_ids:
+            board = self.boards[board_id]
+            if board.system == "public" and board.language == "english":
+                return board_id
+        return board_ids[0]
+
+    def find(self, text: str) -> BoardMention | None:
+        """The board a normalised message names, or None. `text` must come from normalize()."""
+        words = _words(text)
+        if not words:
+            return None
+        tokens = [w for w, _, _ in words]
+        token_set = set(tokens)
+        catholic = not CATHOLIC_WORDS.isdisjoint(token_set)
+        french = not FRENCH_WORDS.isdisjoint(token_set)
+        place: BoardMention | None = None
+        fuzzy: BoardMention | None = None
+        i = 0
+        n_words = len(words)
+        while i < n_words:
+            matched = False
+            for n in range(min(MAX_PHRASE, n_words - i), 0, -1):
+                phrase = " ".join(tokens[i : i + n])
+                start, end = words[i][1], words[i + n - 1][2]
+                hit = self.named.get(phrase)
+                if hit is not None:
+                    board_id, how = hit
+                    # "toronto catholic" style names already say catholic; a place
+                    # name followed by the board's own words resolves here too.
+                    return BoardMention(board_id, start, end, how)
+                served = self.places.get(phrase)
+                if served is not None:
+                    if place is None:
+                        place = BoardMention(self._choose_place(served, catholic, french), start, end, "place")
+                    i += n
+                    matched = True
+                    break
+            if matched:
+                continue
+            if fuzzy is None:
+                key = self._fuzzy(tokens[i])
+                if key is not None:
+                    start, end = words[i][1], words[i][2]
+                    if key in self.named:
+                        fuzzy = BoardMention(self.named[key][0], start, end, "fuzzy")
+                    else:
+                        fuzzy = BoardMention(self._choose_place(self.places[key], catholic, french), start, end, "fuzzy")
+            i += 1
+        return place or fuzzy
+
+    def lookup(self, query: str) -> Board | None:
+        """A board from a short query such as a /board argument ("peel", "tdbs", "Mississauga")."""
+        query = normalize(query)
+        if query in self.boards:
+            return self.boards[query]
+        mention = self.find(query)
+        return self.boards[mention.board_id] if mention else None

@@ -1,0 +1,356 @@
+"""Understanding a message: which intent, for which board and which date.
+
+The pipeline, all on rapidfuzz and plain Python:
+
+1. normalise (lower case, no accents, no control characters, length cap);
+2. find the date (``bot.dates``) and the board (``bot.boards``) and blank
+   them out, so "is tdsb open monday" and "is peel open oct 7" look alike;
+3. expand slang ("r" -> "are") and correct misspelt words against the
+   vocabulary of the intent examples;
+4. score every intent: fuzzy similarity to its examples plus the weights of
+   its keywords found in the message;
+5. abstain (``unknown``) when the best score is under ``min_confidence`` or
+   the best two intents are closer than ``min_margin``; topics listed as out
+   of scope are answered as such, never with the nearest intent.
+
+Examples, keywords, slang and out-of-scope topics live in config/intents.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from bot.boards import BoardFinder, BoardMention
+from bot.dates import DateMention, find_date, mentions_weekend
+from bot.text import normalize
+from knowledge.loading import LoadError, read_yaml
+
+_EXAMPLE_DAY = date(2019, 10, 3)  # any day: dates in examples are blanked, whichever day they resolve to
+INTENTS = (
+    "school_status",
+    "strike_dates",
+    "withdrawn_services",
+    "childcare",
+    "negotiations",
+    "who_is_affected",
+    "dispute_issues",
+    "work_to_rule",
+    "updates_source",
+    "subscribe",
+    "unsubscribe",
+    "set_board",
+    "help",
+    "unknown",
+)
+
+COMMANDS = {
+    "start": "help",
+    "help": "help",
+    "board": "set_board",
+    "status": "school_status",
+    "subscribe": "subscribe",
+    "unsubscribe": "unsubscribe",
+    "stop": "unsubscribe",
+}
+
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# A sentence and what ends it: punctuation, a dash, or a word that starts a new thought.
+_SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)")
+QUESTION_WORDS = frozenset(
+    "is are will would can could when what whats where why how who which do does did should shall has have any".split()
+)
+_COMMAND = re.compile(r"^/([a-z_]+)(?:@[a-z0-9_]+)?(?:\s+(.*))?$", re.S)
+# Words that carry no question on their own: a message made only of these plus
+# a board or a date is about that board or date.
+FILLER = frozenset(
+    "a an and the in on at for of to is it its are was be what whats about how hows "
+    "so then ok okay and or my our we i im me us this that there their they please pls "
+    "any anything news update updates info re regarding school schools board".split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfScope:
+    topic: str
+    keywords: tuple[str, ...]
+    where: str
+
+
+@dataclass(slots=True)
+class Analysis:
+    intent: str
+    confidence: float
+    board: BoardMention | None = None
+    date: DateMention | None = None
+    weekend: bool = False
+    out_of_scope: OutOfScope | None = None
+    command: str | None = None  # "/board" etc. when the message was a command
+    argument: str = ""  # the command's argument text
+    scores: dict[str, float] = field(default_factory=dict)
+    abstained: bool = False
+    processed: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class IntentData:
+    slang: dict[str, str]
+    examples: tuple[tuple[str, str], ...]  # (intent, raw example)
+    keywords: dict[str, dict[str, float]]  # intent -> keyword -> weight
+    out_of_scope: tuple[OutOfScope, ...]
+
+
+def load_intents(path: str | Path) -> IntentData:
+    """Read and validate config/intents.yaml."""
+    path = str(path)
+    data = read_yaml(path)
+    problems: list[str] = []
+    if not isinstance(data, dict) or not isinstance(data.get("intents"), dict):
+        raise LoadError(path, ["the file must be a mapping with an 'intents' mapping"])
+    for key in data:
+        if key not in {"slang", "intents", "out_of_scope"}:
+            problems.append(f"unknown section {key!r}; known: slang, intents, out_of_scope")
+    slang: dict[str, str] = {}
+    raw_slang = data.get("slang") or {}
+    if not isinstance(raw_slang, dict):
+        problems.append("slang: must be a mapping of word -> replacement")
+        raw_slang = {}
+    for word, replacement in raw_slang.items():
+        if not isinstance(replacement, str) or not str(word).strip():
+            problems.append(f"slang[{word!r}]: the replacement must be text, got {replacement!r}")
+            continue
+        slang[normalize(str(word))] = normalize(replacement)
+    examples: list[tuple[str, str]] = []
+    keywords: dict[str, dict[str, float]] = {}
+    for intent, body in data["intents"].items():
+        where = f"intents.{intent}"
+        if intent not in INTENTS:
+            problems.append(f"{where}: unknown intent; known: {', '.join(INTENTS)}")
+            continue
+        if not isinstance(body, dict):
+            problems.append(f"{where}: must be a mapping with examples and keywords")
+            continue
+        extra = set(body) - {"examples", "keywords", "description"}
+        if extra:
+            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        raw_examples = body.get("examples") or []
+        if not isinstance(raw_examples, list) or not raw_examples:
+            problems.append(f"{where}.examples: must be a non-empty list")
+            raw_examples = []
+        for index, example in enumerate(raw_examples):
+            if not isinstance(example, str) or not example.strip():
+                problems.append(f"{where}.examples[{index}]: must be non-empty text, got {example!r}")
+            else:
+                examples.append((intent, example))
+        raw_keywords = body.get("keywords") or {}
+        if not isinstance(raw_keywords, dict):
+            problems.append(f"{where}.keywords: must be a mapping of word -> weight")
+            raw_keywords = {}
+        for word, weight in raw_keywords.items():
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+                problems.append(f"{where}.keywords[{word!r}]: weight must be a number in (0, 1], got {weight!r}")
+                continue
+            keywords.setdefault(intent, {})[normalize(str(word))] = float(weight)
+    missing = set(INTENTS) - set(data["intents"])
+    if missing:
+        problems.append(f"intents: missing {', '.join(sorted(missing))}")
+    topics = []
+    for index, raw in enumerate(data.get("out_of_scope") or []):
+        where = f"out_of_scope[{index}]"
+        if not isinstance(raw, dict) or not raw.get("topic") or not raw.get("keywords") or not raw.get("where"):
+            problems.append(f"{where}: needs topic, keywords (a list) and where")
+            continue
+        if not isinstance(raw["keywords"], list):
+            problems.append(f"{where}.keywords: must be a list")
+            continue
+        topics.append(OutOfScope(str(raw["topic"]), tuple(normalize(str(k)) for k in raw["keywords"]), str(raw["where"])))
+    if problems:
+        raise LoadError(path, problems)
+    return IntentData(slang, tuple(examples), keywords, tuple(topics))
+
+
+class IntentMatcher:
+    # Weights of the two signals in an intent's score.
+    EXAMPLE_WEIGHT = 0.75
+    KEYWORD_WEIGHT = 0.35
+
+    def __init__(self, data: IntentData, boards: BoardFinder, *, min_confidence: float, min_margin: float, max_chars: int):
+        self.data = data
+        self.boards = boards
+        self.min_confidence = min_confidence
+        self.min_margin = min_margin
+        self.max_chars = max_chars
+        vocabulary: set[str] = set(FILLER)
+        for _, example in data.examples:
+            vocabulary.update(_WORD.findall(normalize(example)))
+        for words in data.keywords.values():
+            for phrase in words:
+                vocabulary.update(_WORD.findall(phrase))
+        vocabulary.update(data.slang.values())
+        for topic in data.out_of_scope:
+            for phrase in topic.keywords:
+                vocabulary.update(_WORD.findall(phrase))
+        # Board names and places are not vocabulary: they are blanked before matching.
+        vocabulary -= set(boards.named) | set(boards.places)
+        self.vocabulary = frozenset(w for w in vocabulary if not w.isdigit())
+        boards.protect(self.vocabulary)
+        self._vocab_list = sorted(w for w in self.vocabulary if len(w) >= 4)
+        self._correct = lru_cache(maxsize=16384)(self._correct_uncached)
+        # Examples go through the same pipeline as messages.
+        self.example_texts: list[str] = []
+        self.example_intents: list[str] = []
+        seen = set()
+        for intent, example in data.examples:
+            processed = self._prepare(normalize(example), _EXAMPLE_DAY)[0]
+            if (intent, processed) in seen or not processed:
+                continue
+            seen.add((intent, processed))
+            self.example_texts.append(processed)
+            self.example_intents.append(intent)
+        self.sorted_examples = [" ".join(sorted(text.split())) for text in self.example_texts]
+        self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
+        self._keyword_patterns = {
+            intent: [(f" {kw} ", w) for kw, w in words.items()] for intent, words in data.keywords.items()
+        }
+        self._oos_patterns = [(topic, [f" {kw} " for kw in topic.keywords]) for topic in data.out_of_scope]
+
+    # ------------------------------------------------------------ pipeline
+    def _correct_uncached(self, word: str) -> str:
+        if word in self.vocabulary or len(word) < 4 or not word.isalpha():
+            return word
+        found = process.extractOne(word, self._vocab_list, scorer=fuzz.ratio, score_cutoff=80)
+        return found[0] if found else word
+
+    def _words(self, text: str) -> list[str]:
+        out = []
+        slang = self.data.slang
+        for word in _WORD.findall(text):
+            word = word.replace("'", "")
+            replacement = slang.get(word)
+            if replacement is not None:
+                out.extend(replacement.split())
+            else:
+                out.append(self._correct(word))
+        return out
+
+    def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None]:
+        when = find_date(norm, today)
+        spans = []
+        if when is not None:
+            spans.append((when.start, when.end))
+        board = self.boards.find(norm)
+        if board is not None:
+            spans.append((board.start, board.end))
+        blanked = norm
+        for start, end in sorted(spans, reverse=True):
+            blanked = blanked[:start] + " " + blanked[end:]
+        return " ".join(self._words(blanked)), board, when, blanked
+
+    def segments(self, blanked: str) -> list[str]:
+        """The prepared sentences of a longer message (none for a short one).
+
+        When some sentences are questions (a "?" or a question word first),
+        only those are returned: "I read that CUPE served notice. Will the
+        after-school program run?" asks about child care, not notice.
+        """
+        if len(blanked) < 40:
+            return []
+        questions, others = [], []
+        for match in _SENTENCE.finditer(blanked):
+            words = self._words(match.group(1))
+            if len(words) < 2:
+                continue
+            asked = match.group(2).startswith("?") or words[0] in QUESTION_WORDS
+            (questions if asked else others).append(" ".join(words))
+        return questions or others
+
+    def analyse(self, text: str, today: date) -> Analysis:
+        norm = normalize(text, self.max_chars)
+        command = _COMMAND.match(norm)
+        if command and command.group(1) in COMMANDS:
+            name, argument = command.group(1), (command.group(2) or "").strip()
+            processed, board, when, _ = self._prepare(argument, today)
+            return Analysis(
+                COMMANDS[name], 1.0, board, when, mentions_weekend(argument),
+                command=name, argument=argument, processed=processed,
+            )
+        if command:  # an unknown command such as /foo
+            return Analysis("unknown", 0.0, command=command.group(1), argument=(command.group(2) or ""), abstained=True)
+
+        processed, board, when, blanked = self._prepare(norm, today)
+        weekend = mentions_weekend(norm)
+        padded = f" {processed} "
+        for topic, patterns in self._oos_patterns:
+            if any(p in padded for p in patterns):
+                return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed)
+
+        content = [w for w in processed.split() if w not in FILLER]
+        if not content:
+            if board is not None and when is None:
+                return Analysis("set_board", 0.9, board, when, weekend, processed=processed)
+            if when is not None or weekend:
+                return Analysis("school_status", 0.9, board, when, weekend, processed=processed)
+            return Analysis("unknown", 0.0, board, when, weekend, abstained=True, processed=processed)
+
+        scores = self.score_message(processed, self.segments(blanked))
+        ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+        (best, best_score), (_, second_score) = ranked[0], ranked[1]
+        analysis = Analysis(best, round(best_score, 3), board, when, weekend, scores=scores, processed=processed)
+        if best_score < self.min_confidence or best_score - second_score < self.min_margin:
+            analysis.intent = "unknown"
+            analysis.abstained = True
+        return analysis
+
+    def score(self, processed: str) -> dict[str, float]:
+        """Each intent's score in 0..1 for an already prepared message (cached: parents repeat themselves)."""
+        return self._score_cached(processed)
+
+    def _score_uncached(self, processed: str) -> dict[str, float]:
+        example_score = dict.fromkeys(INTENTS, 0.0)
+        # token_sort_ratio, with the examples' tokens sorted once up front: word order
+        # doesn't matter, and rapidfuzz runs the whole loop natively.
+        query = " ".join(sorted(processed.split()))
+        for _, similarity, index in process.extract(
+            query, self.sorted_examples, scorer=fuzz.ratio, processor=None, limit=60
+        ):
+            intent = self.example_intents[index]
+            if similarity > example_score[intent]:
+                example_score[intent] = similarity
+        padded = f" {processed} "
+        scores = {}
+        for intent in INTENTS:
+            keyword = sum(w for pattern, w in self._keyword_patterns.get(intent, ()) if pattern in padded)
+            scores[intent] = min(1.0, self.EXAMPLE_WEIGHT * example_score[intent] / 100 + self.KEYWORD_WEIGHT * min(keyword, 1.0))
+        return scores
+
+    def score_message(self, processed: str, segments: list[str]) -> dict[str, float]:
+        """Score the whole message and each of its sentences; an intent keeps its best.
+
+        A question buried in a long message ("hi, ... will her school be open
+        monday? thanks") scores as well as the question alone. Pleasantries
+        (help) never outrank a real question found elsewhere in the message.
+        """
+        scores = dict(self.score(processed))
+        if len(segments) > 1:
+            social = dict.fromkeys(INTENTS, 0.0)
+            for segment in segments:
+                part = self.score(segment)
+                top = max(part, key=part.get)
+                target = social if top == "help" else scores
+                for intent, value in part.items():
+                    if value > target[intent]:
+                        target[intent] = value
+            substantive = max(v for k, v in scores.items() if k not in ("help", "unknown"))
+            if substantive < self.min_confidence:
+                # Nothing but pleasantries: let them count.
+                for intent, value in social.items():
+                    scores[intent] = max(scores[intent], value)
+        return scores
+
+
+__all__ = ["Analysis", "IntentMatcher", "IntentData", "load_intents", "INTENTS", "COMMANDS"]

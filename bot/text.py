@@ -1,0 +1,64 @@
+"""Text helpers: normalising what users type, and making outgoing text plain and splittable."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+_SPACES = re.compile(r"\s+")
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
+
+
+def normalize(text: str, limit: int | None = None) -> str:
+    """Lower-case, accent-free, single-spaced text for matching.
+
+    Control characters and zero-width/bidi marks become spaces; accents are
+    dropped (français -> francais). Emoji and other symbols are kept; the
+    matchers ignore what isn't a word.
+    """
+    if limit is not None and len(text) > limit:
+        text = text[:limit]
+    text = text.translate(_QUOTES)
+    text = _CONTROL.sub(" ", text)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return _SPACES.sub(" ", text.lower()).strip()
+
+
+def plain(text: str) -> str:
+    """Outgoing text with control characters removed (keeps newlines and tabs).
+
+    Replies are always sent with no parse mode and no mentions allowed, so no
+    markup escaping is needed here; this only makes sure nothing invisible or
+    terminal-controlling goes out.
+    """
+    return _CONTROL.sub("", text.replace("\r\n", "\n")).strip()
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """Split text into chunks of at most `limit` characters.
+
+    Prefers paragraph breaks, then line breaks, then sentence ends, then
+    spaces; cuts mid-word only when a single word is longer than the limit.
+    Nothing is lost except the white space at the cut.
+    """
+    if limit < 1:
+        raise ValueError("limit must be positive")
+    text = text.strip()
+    chunks: list[str] = []
+    while len(text) > limit:
+        window = text[: limit + 1]
+        cut = -1
+        for pattern in ("\n\n", "\n", ". ", "! ", "? ", "; ", ", ", " "):
+            at = window.rfind(pattern, 0, limit)
+            if at > limit // 3:
+                cut = at + (1 if pattern.strip() and pattern[0] in ".!?;," else 0)
+                break
+        if cut <= 0:
+            cut = limit
+        chunks.append(text[:cut].rstrip())
+        text = text[cut:].lstrip()
+    if text:
+        chunks.append(text)
+    return chunks

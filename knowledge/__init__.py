@@ -1,0 +1,1 @@
+"""The knowledge base: model, validated loading from config/ files, and the SQLite store."""

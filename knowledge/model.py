@@ -1,0 +1,116 @@
+"""The knowledge model: plain dataclasses for what the bot knows and when it was published."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+STATUSES = ("open", "open_reduced_services", "closures_possible", "closed", "unknown")
+SYSTEMS = ("public", "catholic")
+LANGUAGES = ("english", "french")
+PHASES = ("work_to_rule", "full_strike")
+FACT_TOPICS = (
+    "who_is_affected",
+    "dispute_issues",
+    "negotiations",
+    "work_to_rule",
+    "updates_source",
+    "childcare",
+    "strike_dates",
+)
+TIMELINE_KINDS = (
+    "strike_vote",
+    "no_board_report",
+    "legal_strike_position",
+    "work_to_rule_start",
+    "strike_notice",
+    "full_strike_start",
+    "bargaining",
+    "deal",
+    "called_off",
+    "other",
+)
+ALL_BOARDS = "all"
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    id: str
+    name: str
+    system: str
+    language: str
+    website: str
+    aliases: tuple[str, ...] = ()
+    municipalities: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    file: str
+    title: str
+    published: datetime
+    approximate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    id: str
+    topic: str
+    text: str
+    source: str
+    published: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    id: str
+    board: str  # a board id or ALL_BOARDS
+    start: date
+    until: date | None
+    status: str
+    summary: str
+    source: str
+    published: datetime
+    author: str = ""  # "" for loaded files; "platform:user_id" for staff updates
+    retracted: datetime | None = None  # undone by staff at this time
+
+    def covers(self, day: date) -> bool:
+        return self.start <= day and (self.until is None or day <= self.until)
+
+
+@dataclass(frozen=True, slots=True)
+class WithdrawnService:
+    id: str
+    workers: str
+    service: str
+    phase: str
+    source: str
+    published: datetime
+    ended: datetime | None = None  # the service came back at this time
+    author: str = ""
+    retracted: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineEvent:
+    id: str
+    kind: str
+    day: date
+    text: str
+    source: str
+    published: datetime
+    approximate: bool = False
+    author: str = ""
+    retracted: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KnowledgeFile:
+    """Everything one validated knowledge file holds."""
+
+    path: str
+    sources: tuple[Source, ...]
+    facts: tuple[Fact, ...]
+    statuses: tuple[Status, ...]
+    withdrawn_services: tuple[WithdrawnService, ...]
+    timeline: tuple[TimelineEvent, ...]

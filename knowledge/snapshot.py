@@ -1,0 +1,84 @@
+"""An in-memory view of the knowledge with the queries answers need.
+
+Every query takes ``at``, the clock time of the question: only entries
+published at or before it count, so replaying 2019-10-03 never leaks later
+news, and a staff update made today wins over an older one.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from knowledge.model import (
+    ALL_BOARDS,
+    Board,
+    Fact,
+    Source,
+    Status,
+    TimelineEvent,
+    WithdrawnService,
+)
+
+
+def _visible(published: datetime, retracted: datetime | None, at: datetime) -> bool:
+    return published <= at and (retracted is None or retracted > at)
+
+
+class Knowledge:
+    def __init__(
+        self,
+        boards: list[Board],
+        sources: list[Source],
+        facts: list[Fact],
+        statuses: list[Status],
+        services: list[WithdrawnService],
+        timeline: list[TimelineEvent],
+    ):
+        self.boards = {b.id: b for b in boards}
+        self.sources = {s.file: s for s in sources}
+        self.facts = facts
+        self.statuses = statuses
+        self.services = services
+        self.timeline = timeline
+
+    def board(self, board_id: str | None) -> Board | None:
+        return self.boards.get(board_id) if board_id else None
+
+    def source_title(self, file: str) -> str:
+        source = self.sources.get(file)
+        return source.title if source else file
+
+    def status_for(self, board_id: str, day: date, at: datetime) -> tuple[Status | None, Status | None]:
+        """(the board's own latest status covering day, the latest province-wide one) as known at `at`."""
+        own = general = None
+        for status in self.statuses:
+            if not status.covers(day) or not _visible(status.published, status.retracted, at):
+                continue
+            if status.board == board_id:
+                if own is None or status.published >= own.published:
+                    own = status
+            elif status.board == ALL_BOARDS:
+                if general is None or status.published >= general.published:
+                    general = status
+        return own, general
+
+    def boards_with_status(self, at: datetime) -> set[str]:
+        return {s.board for s in self.statuses if _visible(s.published, s.retracted, at)}
+
+    def facts_about(self, topic: str, at: datetime) -> list[Fact]:
+        return [f for f in self.facts if f.topic == topic and f.published <= at]
+
+    def services_withdrawn(self, at: datetime) -> list[WithdrawnService]:
+        return [
+            s for s in self.services
+            if _visible(s.published, s.retracted, at) and (s.ended is None or s.ended > at)
+        ]
+
+    def services_ended(self, at: datetime) -> list[WithdrawnService]:
+        return [
+            s for s in self.services
+            if _visible(s.published, s.retracted, at) and s.ended is not None and s.ended <= at
+        ]
+
+    def events(self, at: datetime) -> list[TimelineEvent]:
+        return [e for e in self.timeline if _visible(e.published, e.retracted, at)]

@@ -1,0 +1,349 @@
+"""The SQLite store, through sqlite-utils.
+
+Holds the knowledge (boards, sources, facts, statuses, withdrawn services,
+timeline), each user's memory (board, pending question), subscriptions, the
+audit log and the question log. Knowledge is read through a
+:class:`knowledge.snapshot.Knowledge` snapshot that is rebuilt only when the
+database changed (in this process or another), so answering a question costs
+no knowledge queries.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import asdict
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import sqlite_utils
+
+from knowledge.model import (
+    Board,
+    Fact,
+    KnowledgeFile,
+    Source,
+    Status,
+    TimelineEvent,
+    WithdrawnService,
+)
+from knowledge.snapshot import Knowledge
+
+SCHEMA_VERSION = 1
+
+
+def _iso(value: datetime | date | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _time(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _day(value: str | None) -> date | None:
+    return date.fromisoformat(value) if value else None
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Store:
+    """One database file. Create with :func:`open_store`."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA busy_timeout = 10000")
+        if self.path != ":memory:":
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        self.conn = conn
+        self.db = sqlite_utils.Database(conn)
+        self.lock = threading.RLock()
+        self._snapshot: Knowledge | None = None
+        self._snapshot_key: tuple[int, int] | None = None
+        self._writes = 0
+        self._create_tables()
+
+    # ---------------------------------------------------------------- schema
+    def _create_tables(self) -> None:
+        db = self.db
+        with self.lock:
+            db["boards"].create(
+                {"id": str, "name": str, "system": str, "language": str, "website": str, "aliases": str, "municipalities": str},
+                pk="id", if_not_exists=True,
+            )
+            db["sources"].create({"file": str, "title": str, "published": str, "approximate": int}, pk="file", if_not_exists=True)
+            db["facts"].create(
+                {"id": str, "topic": str, "text": str, "source": str, "published": str, "origin": str},
+                pk="id", if_not_exists=True,
+            )
+            db["statuses"].create(
+                {"id": str, "board": str, "start": str, "until": str, "status": str, "summary": str, "source": str,
+                 "published": str, "author": str, "retracted": str, "origin": str},
+                pk="id", if_not_exists=True,
+            )
+            db["withdrawn_services"].create(
+                {"id": str, "workers": str, "service": str, "phase": str, "source": str, "published": str,
+                 "ended": str, "author": str, "retracted": str, "origin": str},
+                pk="id", if_not_exists=True,
+            )
+            db["timeline"].create(
+                {"id": str, "kind": str, "day": str, "text": str, "source": str, "published": str,
+                 "approximate": int, "author": str, "retracted": str, "origin": str},
+                pk="id", if_not_exists=True,
+            )
+            db["users"].create(
+                {"platform": str, "user_id": str, "board": str, "pending": str, "updated": str},
+                pk=("platform", "user_id"), if_not_exists=True,
+            )
+            db["subscriptions"].create(
+                {"platform": str, "chat_id": str, "board": str, "chat_kind": str, "user_id": str,
+                 "active": int, "created": str, "updated": str},
+                pk=("platform", "chat_id", "board"), if_not_exists=True,
+            )
+            db["audit"].create(
+                {"id": int, "at": str, "platform": str, "user_id": str, "action": str, "target": str,
+                 "before": str, "after": str},
+                pk="id", if_not_exists=True,
+            )
+            db["question_log"].create(
+                {"id": int, "at": str, "day": str, "platform": str, "intent": str, "board": str, "text": str},
+                pk="id", if_not_exists=True,
+            )
+            db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+            db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+            self.conn.execute("CREATE INDEX IF NOT EXISTS idx_subscriptions_board ON subscriptions(board, active)")
+            self.conn.execute("CREATE INDEX IF NOT EXISTS idx_question_log_day ON question_log(day, intent)")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def changed(self) -> None:
+        """Note a knowledge write made through this connection."""
+        self._writes += 1
+
+    def transaction(self) -> Iterator[None]:
+        return _Transaction(self)
+
+    # ------------------------------------------------------------- knowledge
+    def is_empty(self) -> bool:
+        return self.db["boards"].count == 0
+
+    def replace_boards(self, boards: Iterable[Board]) -> None:
+        rows = [
+            {**asdict(b), "aliases": json.dumps(list(b.aliases)), "municipalities": json.dumps(list(b.municipalities))}
+            for b in boards
+        ]
+        with self.transaction():
+            self.db["boards"].upsert_all(rows, pk="id")
+
+    def load_file(self, kfile: KnowledgeFile) -> dict[str, int]:
+        """Upsert a validated file's entries by id; loading twice changes nothing."""
+        origin = kfile.path
+        counts = {}
+        with self.transaction():
+            self.db["sources"].upsert_all(
+                [{"file": s.file, "title": s.title, "published": _iso(s.published), "approximate": int(s.approximate)} for s in kfile.sources],
+                pk="file",
+            )
+            counts["sources"] = len(kfile.sources)
+            self.db["facts"].upsert_all(
+                [{**asdict(f), "published": _iso(f.published), "origin": origin} for f in kfile.facts], pk="id"
+            )
+            counts["facts"] = len(kfile.facts)
+            for table, entries in (("statuses", kfile.statuses), ("withdrawn_services", kfile.withdrawn_services), ("timeline", kfile.timeline)):
+                self.db[table].upsert_all([self._row(e, origin) for e in entries], pk="id")
+                counts[table] = len(entries)
+        return counts
+
+    @staticmethod
+    def _row(entry: Any, origin: str) -> dict:
+        row = asdict(entry)
+        for key, value in row.items():
+            if isinstance(value, (date, datetime)):
+                row[key] = value.isoformat()
+            elif isinstance(value, bool):
+                row[key] = int(value)
+        row["origin"] = origin
+        return row
+
+    def put_status(self, status: Status, origin: str = "staff") -> None:
+        with self.transaction():
+            self.db["statuses"].upsert(self._row(status, origin), pk="id")
+
+    def put_service(self, service: WithdrawnService, origin: str = "staff") -> None:
+        with self.transaction():
+            self.db["withdrawn_services"].upsert(self._row(service, origin), pk="id")
+
+    def put_event(self, event: TimelineEvent, origin: str = "staff") -> None:
+        with self.transaction():
+            self.db["timeline"].upsert(self._row(event, origin), pk="id")
+
+    def knowledge(self) -> Knowledge:
+        """The current knowledge, rebuilt only when the database changed."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        key = (version, self._writes)
+        if self._snapshot is None or key != self._snapshot_key:
+            with self.lock:
+                self._snapshot = self._read_knowledge()
+                self._snapshot_key = key
+        return self._snapshot
+
+    def _read_knowledge(self) -> Knowledge:
+        db = self.db
+        boards = [
+            Board(r["id"], r["name"], r["system"], r["language"], r["website"],
+                  tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")))
+            for r in db["boards"].rows_where(order_by="id")
+        ]
+        sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"])) for r in db["sources"].rows]
+        facts = [Fact(r["id"], r["topic"], r["text"], r["source"], _time(r["published"])) for r in db["facts"].rows_where(order_by="published, id")]
+        statuses = [
+            Status(r["id"], r["board"], _day(r["start"]), _day(r["until"]), r["status"], r["summary"], r["source"],
+                   _time(r["published"]), r["author"] or "", _time(r["retracted"]))
+            for r in db["statuses"].rows_where(order_by="published, id")
+        ]
+        services = [
+            WithdrawnService(r["id"], r["workers"], r["service"], r["phase"], r["source"], _time(r["published"]),
+                             _time(r["ended"]), r["author"] or "", _time(r["retracted"]))
+            for r in db["withdrawn_services"].rows_where(order_by="published, id")
+        ]
+        events = [
+            TimelineEvent(r["id"], r["kind"], _day(r["day"]), r["text"], r["source"], _time(r["published"]),
+                          bool(r["approximate"]), r["author"] or "", _time(r["retracted"]))
+            for r in db["timeline"].rows_where(order_by="day, published, id")
+        ]
+        return Knowledge(boards, sources, facts, statuses, services, events)
+
+    # ----------------------------------------------------------- user memory
+    def get_user(self, platform: str, user_id: str) -> dict | None:
+        row = self.conn.execute(
+            "SELECT board, pending FROM users WHERE platform = ? AND user_id = ?", (platform, user_id)
+        ).fetchone()
+        if row is None:
+            return None
+        return {"board": row[0], "pending": json.loads(row[1]) if row[1] else None}
+
+    def set_user(self, platform: str, user_id: str, *, board: str | None | type = ..., pending: dict | None | type = ...) -> None:
+        current = self.get_user(platform, user_id) or {"board": None, "pending": None}
+        if board is not ...:
+            current["board"] = board
+        if pending is not ...:
+            current["pending"] = pending
+        with self.lock:
+            self.conn.execute(
+                "INSERT INTO users (platform, user_id, board, pending, updated) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(platform, user_id) DO UPDATE SET board = excluded.board, pending = excluded.pending, "
+                "updated = excluded.updated",
+                (platform, user_id, current["board"], json.dumps(current["pending"]) if current["pending"] else None, _iso(utcnow())),
+            )
+
+    # --------------------------------------------------------- subscriptions
+    def subscribe(self, platform: str, chat_id: str, board: str, chat_kind: str, user_id: str) -> bool:
+        """Subscribe a chat to a board (or 'all'). Returns False if it already was."""
+        now = _iso(utcnow())
+        with self.lock:
+            row = self.conn.execute(
+                "SELECT active FROM subscriptions WHERE platform = ? AND chat_id = ? AND board = ?", (platform, chat_id, board)
+            ).fetchone()
+            self.conn.execute(
+                "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated) "
+                "VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT(platform, chat_id, board) DO UPDATE SET active = 1, "
+                "updated = excluded.updated, user_id = excluded.user_id",
+                (platform, chat_id, board, chat_kind, user_id, now, now),
+            )
+        return not (row and row[0])
+
+    def unsubscribe(self, platform: str, chat_id: str, board: str | None = None) -> list[str]:
+        """Stop a chat's subscriptions (one board, or all). Returns the boards stopped."""
+        with self.lock:
+            query = "SELECT board FROM subscriptions WHERE platform = ? AND chat_id = ? AND active = 1"
+            args: tuple = (platform, chat_id)
+            if board:
+                query += " AND board = ?"
+                args += (board,)
+            boards = [r[0] for r in self.conn.execute(query, args)]
+            if boards:
+                self.conn.executemany(
+                    "UPDATE subscriptions SET active = 0, updated = ? WHERE platform = ? AND chat_id = ? AND board = ?",
+                    [(_iso(utcnow()), platform, chat_id, b) for b in boards],
+                )
+        return boards
+
+    def subscriptions_of(self, platform: str, chat_id: str) -> list[str]:
+        return [
+            r[0] for r in self.conn.execute(
+                "SELECT board FROM subscriptions WHERE platform = ? AND chat_id = ? AND active = 1 ORDER BY board",
+                (platform, chat_id),
+            )
+        ]
+
+    def mark_blocked(self, platform: str, chat_id: str) -> int:
+        """The recipient blocked the bot: make all its subscriptions inactive."""
+        with self.lock:
+            cur = self.conn.execute(
+                "UPDATE subscriptions SET active = 0, updated = ? WHERE platform = ? AND chat_id = ? AND active = 1",
+                (_iso(utcnow()), platform, chat_id),
+            )
+        return cur.rowcount
+
+    def subscribers(self, board: str) -> list[tuple[str, str]]:
+        """(platform, chat_id) of every active subscriber to a board or to all boards, each once."""
+        boards = ("all",) if board == "all" else (board, "all")
+        if board == "all":
+            query = "SELECT DISTINCT platform, chat_id FROM subscriptions WHERE active = 1 ORDER BY platform, chat_id"
+            return [tuple(r) for r in self.conn.execute(query)]
+        query = (
+            "SELECT DISTINCT platform, chat_id FROM subscriptions WHERE active = 1 AND board IN (?, ?) "
+            "ORDER BY platform, chat_id"
+        )
+        return [tuple(r) for r in self.conn.execute(query, boards)]
+
+    # ------------------------------------------------------------ audit, log
+    def audit(self, platform: str, user_id: str, action: str, target: str, before: Any = None, after: Any = None, at: datetime | None = None) -> None:
+        with self.lock:
+            self.db["audit"].insert(
+                {"at": _iso(at or utcnow()), "platform": platform, "user_id": user_id, "action": action, "target": target,
+                 "before": json.dumps(before, default=str) if before is not None else None,
+                 "after": json.dumps(after, default=str) if after is not None else None},
+            )
+
+    def audit_rows(self, limit: int = 20) -> list[dict]:
+        return list(self.db["audit"].rows_where(order_by="id desc", limit=limit))
+
+    def log_question(self, at: datetime, platform: str, intent: str, board: str | None, text: str) -> None:
+        with self.lock:
+            self.conn.execute(
+                "INSERT INTO question_log (at, day, platform, intent, board, text) VALUES (?, ?, ?, ?, ?, ?)",
+                (_iso(at), at.date().isoformat(), platform, intent, board, text[:500]),
+            )
+
+
+class _Transaction:
+    def __init__(self, store: Store):
+        self.store = store
+
+    def __enter__(self) -> None:
+        self.store.lock.acquire()
+        self.store.conn.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        try:
+            if exc_type is None:
+                self.store.conn.execute("COMMIT")
+                self.store.changed()
+            else:
+                self.store.conn.execute("ROLLBACK")
+        finally:
+            self.store.lock.release()
+
+
+def open_store(path: str | Path) -> Store:
+    return Store(path)

@@ -1,0 +1,140 @@
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings
+from knowledge.loader import ensure_default_knowledge, load_knowledge_file
+from knowledge.loading import LoadError, load_boards, load_knowledge
+from knowledge.store import open_store
+
+DEFAULTS = Settings().knowledge
+SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+
+
+def test_shipped_boards_validate():
+    boards = load_boards(DEFAULTS.boards)
+    ids = {b.id for b in boards}
+    for expected in ("tdsb", "tcdsb", "pdsb", "dpcdsb", "yrdsb", "ycdsb", "ocdsb", "ocsb", "hwdsb", "hwcdsb",
+                     "ddsb", "tvdsb", "hdsb", "wrdsb"):
+        assert expected in ids
+    kinds = {(b.system, b.language) for b in boards}
+    assert kinds == {("public", "english"), ("catholic", "english"), ("public", "french"), ("catholic", "french")}
+    assert len(boards) >= 70
+
+
+def test_shipped_knowledge_validates_and_cites_sources():
+    boards = load_boards(DEFAULTS.boards)
+    kfile = load_knowledge(DEFAULTS.default, [b.id for b in boards])
+    files = {s.file for s in kfile.sources}
+    entries = [*kfile.facts, *kfile.statuses, *kfile.withdrawn_services, *kfile.timeline]
+    assert entries
+    for entry in entries:
+        assert entry.source in files
+        assert entry.published.tzinfo is not None
+    if SEEDS.is_dir():
+        assert files <= {p.name for p in SEEDS.iterdir()}
+
+
+@pytest.mark.skipif(not SEEDS.is_dir(), reason="../shared/seeds not present")
+def test_default_knowledge_does_not_copy_article_sentences():
+    """Our own words: no run of 10 words from an article appears in the knowledge."""
+    import re
+
+    def runs(text, n=10):
+        words = re.findall(r"[a-z0-9$%]+", text.lower())
+        return {" ".join(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+    article_runs = set()
+    for path in SEEDS.glob("2019*.txt"):
+        article_runs |= runs(path.read_text())
+    ours = runs(Path(DEFAULTS.default).read_text())
+    assert not (ours & article_runs)
+
+
+def write(tmp_path, text, name="k.yaml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+GOOD = """
+sources:
+  - file: a.txt
+    title: An article
+    published: 2019-10-02T20:00:00-04:00
+statuses:
+  - id: pdsb-strike
+    board: pdsb
+    from: 2019-10-07
+    status: closures_possible
+    summary: Peel is planning.
+    source: a.txt
+"""
+
+
+def test_load_twice_changes_nothing(tmp_path, store):
+    path = write(tmp_path, GOOD)
+    load_knowledge_file(store, path)
+    first = [dict(r) for r in store.db["statuses"].rows]
+    load_knowledge_file(store, path)
+    assert [dict(r) for r in store.db["statuses"].rows] == first
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (("board: pdsb", "board: nosuch"), "statuses[0] (pdsb-strike): board 'nosuch' is not in boards.yaml"),
+        (("status: closures_possible", "status: maybe"), "'status': 'maybe' is not one of"),
+        (("source: a.txt\n", "source: b.txt\n"), "source 'b.txt' is not listed"),
+        (("from: 2019-10-07", "from: next monday"), "'from': expected a date"),
+        (("published: 2019-10-02T20:00:00-04:00", "published: 2019-10-02T20:00:00"), "has no UTC offset"),
+        (("    summary: Peel is planning.\n", ""), "'summary' is missing"),
+        (("    summary:", "    colour: red\n    summary:"), "unknown field(s): colour"),
+    ],
+)
+def test_bad_entry_names_file_entry_and_problem(tmp_path, store, change, fragment):
+    path = write(tmp_path, GOOD.replace(*change))
+    before = store.db["statuses"].count
+    with pytest.raises(LoadError) as info:
+        load_knowledge_file(store, path)
+    message = str(info.value)
+    assert str(path) in message
+    assert fragment in message
+    assert store.db["statuses"].count == before  # nothing half-way
+
+
+def test_a_bad_entry_loads_nothing_of_the_file(tmp_path, store):
+    text = GOOD + """  - id: second
+    board: tdsb
+    from: 2019-10-07
+    status: nonsense
+    summary: x
+    source: a.txt
+"""
+    with pytest.raises(LoadError):
+        load_knowledge_file(store, write(tmp_path, text))
+    assert not list(store.db["statuses"].rows_where("id = ?", ["pdsb-strike"]))
+
+
+def test_not_yaml(tmp_path, store):
+    with pytest.raises(LoadError, match="not valid YAML"):
+        load_knowledge_file(store, write(tmp_path, "sources: [unclosed"))
+
+
+def test_duplicate_ids_and_aliases_in_boards(tmp_path):
+    text = """boards:
+  - {id: aa, name: A board, system: public, language: english, website: https://a.example, aliases: [same]}
+  - {id: aa, name: B board, system: public, language: english, website: https://b.example}
+  - {id: bb, name: C board, system: public, language: english, website: https://c.example, aliases: [Same]}
+"""
+    with pytest.raises(LoadError) as info:
+        load_boards(write(tmp_path, text, "boards.yaml"))
+    assert "id 'aa' is used twice" in str(info.value)
+    assert "alias 'same' is also an alias of 'aa'" in str(info.value)
+
+
+def test_default_knowledge_loads_once(tmp_path):
+    store = open_store(tmp_path / "db.sqlite")
+    assert ensure_default_knowledge(store, DEFAULTS.boards, DEFAULTS.default) is True
+    assert ensure_default_knowledge(store, DEFAULTS.boards, DEFAULTS.default) is False
+    assert store.knowledge().board("tdsb").name == "Toronto District School Board"
