@@ -34,7 +34,7 @@ def when_published(moment: datetime) -> str:
 def cite(knowledge: Knowledge, source: str, published: datetime) -> str:
     source_info = knowledge.sources.get(source)
     approx = " (date approximate)" if source_info is not None and source_info.approximate else ""
-    return f"Source: {source}, as of {when_published(published)}{approx}."
+    return _sentence(f"Source: {source}, as of {when_published(published)}{approx}")
 
 
 def cite_many(knowledge: Knowledge, entries: list) -> str:
@@ -45,7 +45,11 @@ def cite_many(knowledge: Knowledge, entries: list) -> str:
             files.append(entry.source)
     newest = max(e.published for e in entries)
     label = "Source" if len(files) == 1 else "Sources"
-    return f"{label}: {', '.join(files)}; as of {when_published(newest)}."
+    return _sentence(f"{label}: {', '.join(files)}; as of {when_published(newest)}")
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith(".") else text + "."
 
 
 def next_school_day(day: date) -> date:

@@ -6,6 +6,7 @@ from typing import Callable
 from datetime import datetime
 
 from bot.core import Bot, Memory
+from bot.matcher import IntentMatcher
 from bot.settings import Settings
 from knowledge.loader import ensure_default_knowledge
 from knowledge.store import Store, open_store
@@ -25,9 +26,10 @@ def build_bot(
     memory: Memory | None = None,
     dry_run: bool = False,
     clock: Callable[[], datetime] | None = None,
+    matcher: IntentMatcher | None = None,
 ) -> Bot:
     store = store if store is not None else open_knowledge(settings)
-    bot = Bot(store, settings, memory=memory, dry_run=dry_run, clock=clock)
+    bot = Bot(store, settings, memory=memory, dry_run=dry_run, clock=clock, matcher=matcher)
     for register in _extensions():
         register(bot)
     return bot

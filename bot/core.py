@@ -105,6 +105,16 @@ class Turn:
     extra: dict = field(default_factory=dict)
 
 
+def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
+    """The matcher for the store's boards and the configured intents (the slow part of start-up)."""
+    boards = BoardFinder(store.knowledge().boards.values())
+    m = settings.matcher
+    return IntentMatcher(
+        load_intents(settings.knowledge.intents), boards,
+        min_confidence=m.min_confidence, min_margin=m.min_margin, max_chars=m.max_chars,
+    )
+
+
 CommandHandler = Callable[["Bot", Incoming, str], list[Reply] | None]
 
 
@@ -117,6 +127,7 @@ class Bot:
         memory: Memory | None = None,
         dry_run: bool = False,
         clock: Callable[[], datetime] | None = None,
+        matcher: IntentMatcher | None = None,
     ):
         self.store = store
         self.settings = settings
@@ -124,13 +135,8 @@ class Bot:
         self.dry_run = dry_run  # answer, but change nothing (subscriptions, logs)
         self.tz = ZoneInfo(settings.knowledge.timezone)
         self.clock = clock or (lambda: datetime.now(self.tz))
-        knowledge = store.knowledge()
-        self.boards = BoardFinder(knowledge.boards.values())
-        data = load_intents(settings.knowledge.intents)
-        m = settings.matcher
-        self.matcher = IntentMatcher(
-            data, self.boards, min_confidence=m.min_confidence, min_margin=m.min_margin, max_chars=m.max_chars
-        )
+        self.matcher = matcher if matcher is not None else build_matcher(store, settings)
+        self.boards = self.matcher.boards
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
         self.commands: dict[str, CommandHandler] = {"whoami": _whoami}
 

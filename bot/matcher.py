@@ -336,7 +336,7 @@ class IntentMatcher:
         (help) never outrank a real question found elsewhere in the message.
         """
         scores = dict(self.score(processed))
-        if len(segments) > 1:
+        if segments:
             social = dict.fromkeys(INTENTS, 0.0)
             for segment in segments:
                 part = self.score(segment)

@@ -2,23 +2,48 @@
 
 from __future__ import annotations
 
+import shutil
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.app import build_bot, open_knowledge
-from bot.core import Bot
+from bot.core import Bot, build_matcher
 from bot.messages import ChatKind, Incoming
 from bot.settings import Settings
+from knowledge.store import open_store
 
 TORONTO = ZoneInfo("America/Toronto")
 THURSDAY = datetime(2019, 10, 3, 9, 0, tzinfo=TORONTO)  # the default scenario clock
 
 
+@pytest.fixture(scope="session")
+def template_db(tmp_path_factory) -> Path:
+    """A database with the shipped knowledge loaded once; each test gets a copy."""
+    path = tmp_path_factory.mktemp("template") / "schoolbot.db"
+    store = open_knowledge(Settings().replace("database", path=str(path)))
+    store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def shared_matcher(template_db):
+    """Building the matcher is the slow part of start-up; it only reads, so tests share one."""
+    store = open_store(template_db)
+    try:
+        return build_matcher(store, Settings())
+    finally:
+        store.close()
+
+
 @pytest.fixture
-def settings(tmp_path) -> Settings:
-    return Settings().replace("database", path=str(tmp_path / "schoolbot.db"))
+def settings(tmp_path, template_db) -> Settings:
+    path = tmp_path / "schoolbot.db"
+    shutil.copyfile(template_db, path)
+    return Settings().replace("database", path=str(path))
 
 
 @pytest.fixture
@@ -29,8 +54,8 @@ def store(settings):
 
 
 @pytest.fixture
-def bot(settings, store) -> Bot:
-    return build_bot(settings, store=store, clock=lambda: THURSDAY)
+def bot(settings, store, shared_matcher) -> Bot:
+    return build_bot(settings, store=store, clock=lambda: THURSDAY, matcher=shared_matcher)
 
 
 def message(text: str, *, user: str = "u1", chat: str | None = None, platform: str = "test",

@@ -130,7 +130,7 @@ def test_duplicate_ids_and_aliases_in_boards(tmp_path):
     with pytest.raises(LoadError) as info:
         load_boards(write(tmp_path, text, "boards.yaml"))
     assert "id 'aa' is used twice" in str(info.value)
-    assert "alias 'same' is also an alias of 'aa'" in str(info.value)
+    assert "alias 'Same' is also an alias of 'aa'" in str(info.value)
 
 
 def test_default_knowledge_loads_once(tmp_path):

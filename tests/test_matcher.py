@@ -1,0 +1,161 @@
+"""The matcher: intents, boards and dates from messages as parents type them."""
+
+from datetime import date
+
+import pytest
+
+THU = date(2019, 10, 3)
+
+
+@pytest.fixture
+def analyse(bot):
+    return lambda text, today=THU: bot.matcher.analyse(text, today)
+
+
+@pytest.mark.parametrize(
+    "text, intent",
+    [
+        ("will schools be open on monday", "school_status"),
+        ("r skools open mon", "school_status"),  # slang and a typo
+        ("IS SCHOOL CLOSED TOMORROW", "school_status"),
+        ("is schol opn tmrw", "school_status"),
+        ("when does the full strike start", "strike_dates"),
+        ("what did the custodians stop doing", "withdrawn_services"),
+        ("is before and after school care still running", "childcare"),
+        ("do i need to find a babysitter", "childcare"),
+        ("are they still negotiating", "negotiations"),
+        ("are teachers on strike too", "who_is_affected"),
+        ("what is the fight about", "dispute_issues"),
+        ("what does work to rule mean", "work_to_rule"),
+        ("where do i get official updates", "updates_source"),
+        ("notify me if schools close", "subscribe"),
+        ("stop sending me alerts", "unsubscribe"),
+        ("my kids go to peel", "set_board"),
+        ("hello", "help"),
+        ("thanks!", "help"),
+        ("tell me a joke", "unknown"),
+    ],
+)
+def test_intents(analyse, text, intent):
+    assert analyse(text).intent == intent
+
+
+def test_question_buried_in_a_long_message(analyse):
+    text = (
+        "Good evening, sorry to bother you. My son is in grade 4 and my partner works nights so we are "
+        "trying to plan ahead. I saw on the news that the union gave notice. Is school going to be open on "
+        "Monday in Brampton? Thank you so much for your help"
+    )
+    result = analyse(text)
+    assert (result.intent, result.board.board_id, result.date.day) == ("school_status", "pdsb", date(2019, 10, 7))
+
+
+@pytest.mark.parametrize(
+    "text, topic",
+    [
+        ("are the school buses running monday", "bus"),
+        ("when do report cards come out", "report"),
+        ("will parents get paid anything for childcare costs during the strike", "pay"),
+    ],
+)
+def test_out_of_scope_topics_are_not_answered_by_the_nearest_intent(analyse, text, topic):
+    result = analyse(text)
+    assert result.intent == "unknown"
+    assert result.out_of_scope is not None
+    assert topic in result.out_of_scope.topic
+
+
+def test_abstains_on_gibberish_and_low_confidence(analyse):
+    for text in ("asdf qwer zxcv", "banana", "the of and", "????"):
+        result = analyse(text)
+        assert result.intent == "unknown", text
+
+
+def test_abstains_when_two_intents_are_too_close(bot):
+    matcher = bot.matcher
+    saved = matcher.min_margin
+    try:
+        matcher.min_margin = 1.0  # no answer can be that far ahead
+        assert matcher.analyse("is school open monday", THU).intent == "unknown"
+    finally:
+        matcher.min_margin = saved
+
+
+@pytest.mark.parametrize(
+    "text, board",
+    [
+        ("is peel open", "pdsb"),
+        ("is peal open", "pdsb"),  # typo
+        ("tdbs open monday", "tdsb"),  # transposed letters
+        ("Toronto District School Board", "tdsb"),
+        ("my kids go to school in Mississauga", "pdsb"),
+        ("mississauga catholic schools", "dpcdsb"),
+        ("the catholic board in toronto", "tcdsb"),
+        ("york catholic open?", "ycdsb"),
+        ("markham schools", "yrdsb"),
+        ("is ottawa closing schools", "ocdsb"),
+        ("ottawa catholic", "ocsb"),
+        ("hamilton", "hwdsb"),
+        ("hamilton catholic", "hwcdsb"),
+        ("schools in oshawa", "ddsb"),
+        ("london ont", "tvdsb"),
+        ("scarborough", "tdsb"),
+        ("missisauga schools open", "pdsb"),
+    ],
+)
+def test_boards(analyse, text, board):
+    found = analyse(text).board
+    assert found is not None and found.board_id == board
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["what is the job action about", "why are they striking", "has the province made an offer",
+     "I feel like this will never end", "is it about money", "what are the main issues"],
+)
+def test_ordinary_words_are_not_read_as_misspelt_boards(analyse, text):
+    assert analyse(text).board is None
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("is school open monday", date(2019, 10, 7)),
+        ("school tmrw?", date(2019, 10, 4)),
+        ("open on oct 8", date(2019, 10, 8)),
+        ("what about the 7th", date(2019, 10, 7)),
+        ("2019-10-09 open?", date(2019, 10, 9)),
+    ],
+)
+def test_dates(analyse, text, expected):
+    assert analyse(text).date.day == expected
+
+
+def test_weekend_is_noticed_but_no_single_day(analyse):
+    result = analyse("is there anything happening this weekend")
+    assert result.date is None and result.weekend
+
+
+@pytest.mark.parametrize(
+    "text, intent, argument",
+    [
+        ("/start", "help", ""),
+        ("/help", "help", ""),
+        ("/board peel", "set_board", "peel"),
+        ("/status@schoolbot tdsb monday", "school_status", "tdsb monday"),
+        ("/subscribe all", "subscribe", "all"),
+        ("/unsubscribe", "unsubscribe", ""),
+    ],
+)
+def test_commands(analyse, text, intent, argument):
+    result = analyse(text)
+    assert (result.intent, result.argument, result.confidence) == (intent, argument, 1.0)
+
+
+def test_a_board_alone_sets_the_board(analyse):
+    result = analyse("York Region District School Board")
+    assert (result.intent, result.board.board_id) == ("set_board", "yrdsb")
+
+
+def test_a_date_alone_asks_about_school(analyse):
+    assert analyse("what about tuesday?").intent == "school_status"
