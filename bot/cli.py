@@ -207,7 +207,9 @@ Registrar = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None
 
 def extra_registrars() -> list[Registrar]:
     """Sub-commands defined in other modules (serve, admin tools). Imports stay light."""
-    return []
+    from adapters import serve
+
+    return [serve.register]
 
 
 def build_parser() -> argparse.ArgumentParser:
