@@ -18,7 +18,9 @@ Examples, keywords, slang and out-of-scope topics live in config/intents.yaml.
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -174,9 +176,52 @@ def load_intents(path: str | Path) -> IntentData:
     return IntentData(slang, tuple(examples), keywords, tuple(topics))
 
 
+class CentroidIndex:
+    """TF-IDF cosine between a message and each intent's centroid of examples.
+
+    The nearest-example score rewards phrasings close to one example; this one
+    rewards the words and word pairs that are typical of an intent across all
+    its examples, so an unseen phrasing with the right words still scores.
+    """
+
+    def __init__(self, texts: list[str], intents: list[str]):
+        features = [_features(text) for text in texts]
+        df = Counter(feature for fs in features for feature in fs)
+        n = len(texts)
+        self.idf = {feature: math.log((n + 1) / (count + 1)) + 1 for feature, count in df.items()}
+        centroids: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+        for fs, intent in zip(features, intents):
+            norm = math.sqrt(sum(self.idf[f] ** 2 for f in fs)) or 1.0
+            for feature in fs:
+                centroids[intent][feature] += self.idf[feature] / norm
+        self.postings: dict[str, list[tuple[str, float]]] = defaultdict(list)
+        for intent, vector in centroids.items():
+            norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
+            for feature, value in vector.items():
+                self.postings[feature].append((intent, value / norm))
+
+    def cosine(self, text: str) -> dict[str, float]:
+        query = {f: self.idf[f] for f in _features(text) if f in self.idf}
+        scores = dict.fromkeys(INTENTS, 0.0)
+        norm = math.sqrt(sum(v * v for v in query.values()))
+        if not norm:
+            return scores
+        for feature, weight in query.items():
+            for intent, value in self.postings[feature]:
+                scores[intent] += weight / norm * value
+        return scores
+
+
+def _features(text: str) -> set[str]:
+    words = text.split()
+    return set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:])}
+
+
 class IntentMatcher:
-    # Weights of the two signals in an intent's score.
-    EXAMPLE_WEIGHT = 0.75
+    # Weights of the three signals in an intent's score (tuned on the dev set
+    # and on questions written apart from the examples).
+    EXAMPLE_WEIGHT = 0.5
+    CENTROID_WEIGHT = 0.5
     KEYWORD_WEIGHT = 0.35
 
     def __init__(self, data: IntentData, boards: BoardFinder, *, min_confidence: float, min_margin: float, max_chars: int):
@@ -192,6 +237,7 @@ class IntentMatcher:
             for phrase in words:
                 vocabulary.update(_WORD.findall(phrase))
         vocabulary.update(data.slang.values())
+        vocabulary.update(data.slang)  # a slang word ("garderie") is never a misspelt place
         for topic in data.out_of_scope:
             for phrase in topic.keywords:
                 vocabulary.update(_WORD.findall(phrase))
@@ -213,6 +259,7 @@ class IntentMatcher:
             self.example_texts.append(processed)
             self.example_intents.append(intent)
         self.sorted_examples = [" ".join(sorted(text.split())) for text in self.example_texts]
+        self.centroids = CentroidIndex(self.example_texts, self.example_intents)
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
         self._keyword_patterns = {
             intent: [(f" {kw} ", w) for kw, w in words.items()] for intent, words in data.keywords.items()
@@ -321,11 +368,17 @@ class IntentMatcher:
             intent = self.example_intents[index]
             if similarity > example_score[intent]:
                 example_score[intent] = similarity
+        centroid = self.centroids.cosine(processed)
         padded = f" {processed} "
         scores = {}
         for intent in INTENTS:
             keyword = sum(w for pattern, w in self._keyword_patterns.get(intent, ()) if pattern in padded)
-            scores[intent] = min(1.0, self.EXAMPLE_WEIGHT * example_score[intent] / 100 + self.KEYWORD_WEIGHT * min(keyword, 1.0))
+            scores[intent] = min(
+                1.0,
+                self.EXAMPLE_WEIGHT * example_score[intent] / 100
+                + self.CENTROID_WEIGHT * centroid[intent]
+                + self.KEYWORD_WEIGHT * min(keyword, 1.0),
+            )
         return scores
 
     def score_message(self, processed: str, segments: list[str]) -> dict[str, float]:
