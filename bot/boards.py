@@ -29,7 +29,6 @@ _NAME_SUFFIXES = (
     "school board",
     "board",
 )
-MAX_PHRASE = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +74,11 @@ class BoardFinder:
                 key = _key(alias)
                 if key:
                     self.named[key] = (board.id, "alias")
+        # For each word that starts a name or place: the most words such a phrase has.
+        self._starts: dict[str, int] = {}
+        for phrase in (*self.named, *self.places):
+            first, _, _ = phrase.partition(" ")
+            self._starts[first] = max(self._starts.get(first, 0), phrase.count(" ") + 1)
         # Single words that fuzzy matching may correct towards (ids, one-word aliases, places).
         self._fuzzy_keys = sorted(k for k in (*self.named, *self.places) if " " not in k and len(k) >= 4)
         self._fuzzy_by_letter: dict[str, list[str]] = {}
@@ -140,7 +144,7 @@ class BoardFinder:
         n_words = len(words)
         while i < n_words:
             matched = False
-            for n in range(min(MAX_PHRASE, n_words - i), 0, -1):
+            for n in range(min(self._starts.get(tokens[i], 0), n_words - i), 0, -1):
                 phrase = " ".join(tokens[i : i + n])
                 start, end = words[i][1], words[i + n - 1][2]
                 hit = self.named.get(phrase)

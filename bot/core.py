@@ -21,6 +21,7 @@ from bot.messages import ChatKind, Incoming, Reply
 from bot.settings import Settings
 from bot.text import normalize
 from knowledge.model import ALL_BOARDS, Board
+from knowledge.snapshot import Knowledge
 from knowledge.store import Store
 
 log = logging.getLogger("schoolbot.core")
@@ -100,6 +101,7 @@ class Turn:
     analysis: Analysis
     today: date
     remembered_board: str | None
+    knowledge: Knowledge  # one snapshot per message: every answer in a reply agrees
     board: Board | None = None
     day: date | None = None
     extra: dict = field(default_factory=dict)
@@ -178,8 +180,8 @@ class Bot:
         today = now.date()
         analysis = self.matcher.analyse(text, today)
         user = self.memory.get_user(msg.platform, msg.user_id) or {}
-        turn = Turn(msg, analysis, today, user.get("board"))
         knowledge = self.store.knowledge()
+        turn = Turn(msg, analysis, today, user.get("board"), knowledge)
         mentioned = analysis.board.board_id if analysis.board else None
         turn.board = knowledge.board(mentioned or turn.remembered_board)
         turn.day = analysis.date.day if analysis.date else None
@@ -260,25 +262,24 @@ class Bot:
             day = turn.today
             if turn.analysis.weekend and day.weekday() < 5:
                 day += timedelta(days=5 - day.weekday())  # the coming Saturday
-        knowledge = self.store.knowledge()
-        return [answers.school_status(knowledge, turn.board, day, turn.today, self._now(turn))]
+        return [answers.school_status(turn.knowledge, turn.board, day, turn.today, self._now(turn))]
 
     def _facts(self, turn: Turn, topic: str, empty: str) -> list[str]:
-        text = answers.facts_answer(self.store.knowledge(), topic, self._now(turn))
+        text = answers.facts_answer(turn.knowledge, topic, self._now(turn))
         return [text or empty]
 
     def _on_strike_dates(self, turn: Turn) -> list[str]:
-        text = answers.strike_dates(self.store.knowledge(), self._now(turn))
+        text = answers.strike_dates(turn.knowledge, self._now(turn))
         return [text or "I have no dates for a strike or job action yet. Check your board's website."]
 
     def _on_withdrawn_services(self, turn: Turn) -> list[str]:
-        text = answers.withdrawn_services(self.store.knowledge(), self._now(turn), turn.board)
+        text = answers.withdrawn_services(turn.knowledge, self._now(turn), turn.board)
         return [text or "I have no reports of withdrawn services yet."]
 
     def _on_childcare(self, turn: Turn) -> list[str]:
         texts = self._facts(turn, "childcare", "I have no information about child care yet. Check with your child-care provider and your board.")
         if turn.board is not None:
-            knowledge = self.store.knowledge()
+            knowledge = turn.knowledge
             day = turn.day or turn.today
             own, _ = knowledge.status_for(turn.board.id, answers.next_school_day(day), self._now(turn))
             if own is not None:
@@ -298,12 +299,12 @@ class Bot:
         return self._facts(turn, "work_to_rule", "I have no information on work-to-rule yet.")
 
     def _on_updates_source(self, turn: Turn) -> list[str]:
-        return [answers.updates_source(self.store.knowledge(), self._now(turn), turn.board)]
+        return [answers.updates_source(turn.knowledge, self._now(turn), turn.board)]
 
     def _on_help(self, turn: Turn) -> list[str]:
         text = HELP_TEXT
         if turn.remembered_board:
-            board = self.store.knowledge().board(turn.remembered_board)
+            board = turn.knowledge.board(turn.remembered_board)
             if board is not None:
                 text += f"\n\nYour board: {board.name}."
         return [text]
@@ -324,7 +325,7 @@ class Bot:
     def _on_set_board(self, turn: Turn) -> list[str]:
         analysis = turn.analysis
         words = set(normalize(analysis.argument if analysis.command else turn.msg.text).split())
-        knowledge = self.store.knowledge()
+        knowledge = turn.knowledge
         if analysis.board is None:
             if words & self._CLEAR_WORDS:
                 if not self.dry_run:
@@ -363,7 +364,7 @@ class Bot:
         board_id = self._subscription_board(turn)
         if board_id is None:
             return self._ask_for_board(turn, "subscribe")
-        name = "all boards" if board_id == ALL_BOARDS else self.store.knowledge().board(board_id).name
+        name = "all boards" if board_id == ALL_BOARDS else turn.knowledge.board(board_id).name
         if self.dry_run:
             return [f"You would be subscribed to updates for {name}."]
         new = self.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id)
@@ -382,7 +383,7 @@ class Bot:
         stopped = self.store.unsubscribe(msg.platform, msg.chat_id, board)
         if not stopped:
             return ["There were no updates to stop: this chat isn't subscribed" + (" to that board." if board else ".")]
-        knowledge = self.store.knowledge()
+        knowledge = turn.knowledge
         names = ", ".join("all boards" if b == ALL_BOARDS else knowledge.board(b).name if knowledge.board(b) else b for b in stopped)
         return [f"Done: no more updates for {names}. Send /subscribe to start again."]
 

@@ -212,6 +212,36 @@ class CentroidIndex:
         return scores
 
 
+class PhraseIndex:
+    """Whole-phrase lookup: which of many short phrases occur in a message's words.
+
+    Same result as searching " phrase " in " message ", but one dictionary
+    look-up per n-gram of the message instead of one search per phrase.
+    """
+
+    def __init__(self) -> None:
+        self.entries: dict[str, list] = {}
+        self.longest = 1
+
+    def add(self, phrase: str, payload) -> None:
+        if phrase:
+            self.entries.setdefault(phrase, []).append(payload)
+            self.longest = max(self.longest, phrase.count(" ") + 1)
+
+    def payloads(self, words: list[str]) -> list:
+        """Payloads of every distinct phrase found, in the order found."""
+        seen: set[str] = set()
+        out = []
+        entries, n = self.entries, len(words)
+        for i in range(n):
+            for k in range(1, min(self.longest, n - i) + 1):
+                key = words[i] if k == 1 else " ".join(words[i : i + k])
+                if key in entries and key not in seen:
+                    seen.add(key)
+                    out.extend(entries[key])
+        return out
+
+
 def _features(text: str) -> set[str]:
     words = text.split()
     return set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:])}
@@ -261,10 +291,14 @@ class IntentMatcher:
         self.sorted_examples = [" ".join(sorted(text.split())) for text in self.example_texts]
         self.centroids = CentroidIndex(self.example_texts, self.example_intents)
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
-        self._keyword_patterns = {
-            intent: [(f" {kw} ", w) for kw, w in words.items()] for intent, words in data.keywords.items()
-        }
-        self._oos_patterns = [(topic, [f" {kw} " for kw in topic.keywords]) for topic in data.out_of_scope]
+        self._keywords = PhraseIndex()
+        for intent, words in data.keywords.items():
+            for phrase, weight in words.items():
+                self._keywords.add(" ".join(_WORD.findall(phrase)), (intent, weight))
+        self._out_of_scope = PhraseIndex()
+        for order, topic in enumerate(data.out_of_scope):
+            for phrase in topic.keywords:
+                self._out_of_scope.add(" ".join(_WORD.findall(phrase)), (order, topic))
 
     # ------------------------------------------------------------ pipeline
     def _correct_uncached(self, word: str) -> str:
@@ -331,10 +365,10 @@ class IntentMatcher:
 
         processed, board, when, blanked = self._prepare(norm, today)
         weekend = mentions_weekend(norm)
-        padded = f" {processed} "
-        for topic, patterns in self._oos_patterns:
-            if any(p in padded for p in patterns):
-                return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed)
+        topics = self._out_of_scope.payloads(processed.split())
+        if topics:
+            topic = min(topics, key=lambda found: found[0])[1]  # the first listed topic wins
+            return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed)
 
         content = [w for w in processed.split() if w not in FILLER]
         if not content:
@@ -363,16 +397,19 @@ class IntentMatcher:
         # doesn't matter, and rapidfuzz runs the whole loop natively.
         query = " ".join(sorted(processed.split()))
         for _, similarity, index in process.extract(
-            query, self.sorted_examples, scorer=fuzz.ratio, processor=None, limit=60
+            # Under 30 there is no real likeness; the cut-off lets rapidfuzz skip early.
+            query, self.sorted_examples, scorer=fuzz.ratio, processor=None, limit=60, score_cutoff=30
         ):
             intent = self.example_intents[index]
             if similarity > example_score[intent]:
                 example_score[intent] = similarity
         centroid = self.centroids.cosine(processed)
-        padded = f" {processed} "
+        keywords = dict.fromkeys(INTENTS, 0.0)
+        for intent, weight in self._keywords.payloads(processed.split()):
+            keywords[intent] += weight
         scores = {}
         for intent in INTENTS:
-            keyword = sum(w for pattern, w in self._keyword_patterns.get(intent, ()) if pattern in padded)
+            keyword = keywords[intent]
             scores[intent] = min(
                 1.0,
                 self.EXAMPLE_WEIGHT * example_score[intent] / 100

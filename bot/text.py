@@ -21,8 +21,9 @@ def normalize(text: str, limit: int | None = None) -> str:
         text = text[:limit]
     text = text.translate(_QUOTES)
     text = _CONTROL.sub(" ", text)
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    if not text.isascii():
+        text = unicodedata.normalize("NFKD", text)
+        text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return _SPACES.sub(" ", text.lower()).strip()
 
 

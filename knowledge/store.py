@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from dataclasses import asdict
 from datetime import date, datetime, timezone
 from pathlib import Path
@@ -69,6 +70,8 @@ class Store:
         self._snapshot: Knowledge | None = None
         self._snapshot_key: tuple[int, int] | None = None
         self._writes = 0
+        self._questions: list[tuple] = []
+        self._questions_flushed = time.monotonic()
         self._create_tables()
 
     # ---------------------------------------------------------------- schema
@@ -123,6 +126,7 @@ class Store:
             self.conn.execute("CREATE INDEX IF NOT EXISTS idx_question_log_day ON question_log(day, intent)")
 
     def close(self) -> None:
+        self.flush_questions()
         self.conn.close()
 
     def changed(self) -> None:
@@ -318,12 +322,28 @@ class Store:
     def audit_rows(self, limit: int = 20) -> list[dict]:
         return list(self.db["audit"].rows_where(order_by="id desc", limit=limit))
 
+    # Questions are logged for /stats in batches: one write transaction per
+    # QUESTION_BATCH questions or QUESTION_FLUSH_SECONDS, not one per question.
+    # A crash loses at most that batch of statistics, never an answer.
+    QUESTION_BATCH = 200
+    QUESTION_FLUSH_SECONDS = 2.0
+
     def log_question(self, at: datetime, platform: str, intent: str, board: str | None, text: str) -> None:
         with self.lock:
-            self.conn.execute(
-                "INSERT INTO question_log (at, day, platform, intent, board, text) VALUES (?, ?, ?, ?, ?, ?)",
-                (_iso(at), at.date().isoformat(), platform, intent, board, text[:500]),
-            )
+            self._questions.append((_iso(at), at.date().isoformat(), platform, intent, board, text[:500]))
+            if len(self._questions) >= self.QUESTION_BATCH or time.monotonic() - self._questions_flushed > self.QUESTION_FLUSH_SECONDS:
+                self.flush_questions()
+
+    def flush_questions(self) -> None:
+        """Write the logged questions still in memory (before reading question_log)."""
+        with self.lock:
+            rows, self._questions = self._questions, []
+            self._questions_flushed = time.monotonic()
+            if rows:
+                with self.transaction():
+                    self.conn.executemany(
+                        "INSERT INTO question_log (at, day, platform, intent, board, text) VALUES (?, ?, ?, ?, ?, ?)", rows
+                    )
 
 
 class _Transaction:
