@@ -19,6 +19,11 @@ The rules follow the development set's labelling rules:
 * A weekday next to an explicit date ("Monday, October 8") trusts the date.
 * The first specific day in the text wins; "this weekend", "sat or sun" and weekday
   ranges ("mon to fri") name no single day.
+* French, for Ontario's francophone families: "lundi" ... "dimanche" (with or without
+  "ce" before or "prochain" after: the same next such day strictly after today),
+  "lundi dernier" (the latest one before today), "aujourd'hui", "ce soir", "ce matin"
+  (today), "demain", "apres-demain", "hier", "avant-hier", "1er octobre". "mon" stays
+  French "my" before a French noun ("mon enfant", "mon ecole").
 
 The module is pure (stdlib, plus rapidfuzz when installed), never raises on any text,
 and is quick enough to run on every message: one regex pass splits the text into
@@ -86,26 +91,32 @@ _MONTH_NAMES = (
 )
 
 _WEEKDAY_FORMS = (
-    ("monday", "mon", "mondy", "monady", "mondya", "munday", "mnday", "moday", "mondey"),
+    ("monday", "mon", "mondy", "monady", "mondya", "munday", "mnday", "moday", "mondey", "lundi"),
     ("tuesday", "tues", "tue", "tuesdy", "tusday", "teusday", "tuseday", "tuesady", "tueday",
-     "tuesay", "tusdy"),
+     "tuesay", "tusdy", "mardi"),
     ("wednesday", "wed", "weds", "wednes", "wendsday", "wensday", "wednsday", "wedensday",
-     "wednessday", "wedsday", "wenesday", "wendesday", "wednseday", "wedneday", "wedday"),
+     "wednessday", "wedsday", "wenesday", "wendesday", "wednseday", "wedneday", "wedday", "mercredi", "mecredi", "mercerdi"),
     ("thursday", "thurs", "thur", "thu", "thrusday", "thurday", "thursdy", "thirsday",
-     "thusday", "thrursday", "thurdsay", "thursady", "thuesday"),
-    ("friday", "fri", "fryday", "firday", "fridy", "frday", "friady", "fridya"),
+     "thusday", "thrursday", "thurdsay", "thursady", "thuesday", "jeudi"),
+    ("friday", "fri", "fryday", "firday", "fridy", "frday", "friady", "fridya", "vendredi", "vendredie"),
     ("saturday", "sat", "saterday", "satruday", "saturdy", "satuday", "satarday", "saturady",
-     "sataurday", "satday"),
-    ("sunday", "sun", "sundy", "sunady", "snday", "sonday", "sundya"),
+     "sataurday", "satday", "samedi"),
+    ("sunday", "sun", "sundy", "sunady", "snday", "sonday", "sundya", "dimanche", "dimance"),
 )
 _TODAY_FORMS = ("today", "todays", "tday", "tdy", "todya", "tonight", "tonite", "tonights",
-                "tonigth", "tonihgt", "tonght", "2nite")
+                "tonigth", "tonihgt", "tonght", "2nite",
+                # French
+                "aujourdhui", "aujourdh", "ajd", "auj")
 _TOMORROW_FORMS = ("tomorrow", "tomorrows", "tmrw", "tmr", "tmrow", "tmro", "tmrrw", "tmmrw",
                    "tmrws", "tmw", "tmoro", "tmorrow", "tomorow", "tommorow", "tommorrow",
                    "tomorrw", "tomorro", "tomoro", "tomrw", "tomrrow", "tomrow", "tomoz",
-                   "tomorrrow", "tomoorow", "tommorw", "tomorroe", "tomrorow")
+                   "tomorrrow", "tomoorow", "tommorw", "tomorroe", "tomrorow",
+                   # French
+                   "demain", "dmain", "demin")
 _YESTERDAY_FORMS = ("yesterday", "yesterdays", "yday", "yest", "ystrdy", "yesterdy", "yestrday",
-                    "yesteday", "yesturday", "yesterady")
+                    "yesteday", "yesturday", "yesterady",
+                    # French
+                    "hier")
 # what follows an attached "2": "2morrow", "2moro", "2day", "2nite"
 _TWO_SUFFIX = {
     "morrow": 1, "moro": 1, "morow": 1, "mrw": 1, "mrow": 1, "mro": 1, "mrrw": 1, "mor": 1,
@@ -131,6 +142,7 @@ _FUZZY_CANON = (
     ("monday", ("wd", 0)), ("tuesday", ("wd", 1)), ("wednesday", ("wd", 2)),
     ("thursday", ("wd", 3)), ("friday", ("wd", 4)), ("saturday", ("wd", 5)),
     ("sunday", ("wd", 6)), ("today", ("rel", 0)), ("tonight", ("rel", 0)),
+    ("mercredi", ("wd", 2)), ("vendredi", ("wd", 4)), ("dimanche", ("wd", 6)),
     ("tomorrow", ("rel", 1)), ("yesterday", ("rel", -1)),
 )
 _FUZZY_BY_FIRST: dict[str, list[tuple[str, tuple[str, int], int]]] = {}
@@ -184,7 +196,7 @@ _AMBIG_MONTH_BAD_NEXT = frozenset((
     "years", "hours", "schools", "workers", "staff", "students", "%", "or", "x",
 ))
 
-_ORD_SUFFIX = frozenset(("st", "nd", "rd", "th"))
+_ORD_SUFFIX = frozenset(("st", "nd", "rd", "th", "er"))  # "er": French "1er octobre"
 _ORD_UNITS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9,
@@ -209,12 +221,19 @@ _WEEKEND_WORDS = frozenset((
     "weeekend", "weekned", "wkd",
 ))
 
-_MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming"))
+_MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce"))
+# French: "ce matin", "ce soir" (today); after the weekday: "lundi prochain" is the next
+# Monday (as "lundi" alone), "lundi dernier" the last one
+_FR_PART_OF_TODAY = frozenset(("matin", "soir", "aprem", "midi"))
+_FR_NEXT = frozenset(("prochain", "prochaine"))
+_FR_LAST = frozenset(("dernier", "derniere", "derni\u00e8re", "passe", "pass\u00e9"))
+# "apres-demain" (+2) and "avant-hier" (-2): first word -> (second word, offset)
+_FR_TWO_DAYS = {"apres": ("demain", 2), "apr\u00e8s": ("demain", 2), "avant": ("hier", -2)}
 _PART_OF_TODAY = frozenset(("morning", "afternoon", "evening", "aft", "arvo", "avo", "eve",
                             "morn", "mornin"))
-_PAIR_SEPS = frozenset(("or", "and", "&", "/", "-", "\u2013", "\u2014", "to", "thru",
+_PAIR_SEPS = frozenset(("or", "and", "ou", "et", "au", "&", "/", "-", "\u2013", "\u2014", "to", "thru",
                         "through", "n", "+", "till", "til", "until", "vs"))
-_RANGE_SEPS = frozenset(("-", "\u2013", "\u2014", "to", "thru", "through", "till", "til",
+_RANGE_SEPS = frozenset(("-", "\u2013", "\u2014", "to", "au", "thru", "through", "till", "til",
                          "until"))
 _APOSTROPHES = frozenset(("'", "\u2019", "`", "\u2018"))
 
@@ -247,10 +266,19 @@ _SHORT_CONTEXT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
                    "couple", "couples")),
     ),
     "mon": (
-        frozenset(("c", "ya", "yah", "yeah", "hey")),
+        frozenset(("c", "ya", "yah", "yeah", "hey",
+                   # French: "pour mon ...", "avec mon ...", "et mon ..."
+                   "pour", "avec", "dans", "selon", "chez", "de", "et", "que", "sur", "par",
+                   "sans", "est", "a", "\u00e0")),
         frozenset(("enfant", "enfants", "fils", "fille", "ami", "amie", "dieu", "pere",
                    "p\u00e8re", "mari", "chum", "\u00e9cole", "ecole", "cher", "coeur",
-                   "fr\u00e8re", "frere", "petit", "b\u00e9b\u00e9", "bebe")),
+                   "fr\u00e8re", "frere", "petit", "b\u00e9b\u00e9", "bebe", "garcon",
+                   "gar\u00e7on", "gars", "travail", "horaire", "bureau", "patron", "conjoint",
+                   "\u00e9poux", "epoux", "copain", "prof", "professeur", "enseignant",
+                   "enseignante", "\u00e9ducatrice", "educatrice", "quartier", "courriel",
+                   "abonnement", "conseil", "avis", "c\u00f4t\u00e9", "cote", "service",
+                   "cousin", "neveu", "oncle", "grand", "plus", "seul", "\u00e9l\u00e8ve",
+                   "eleve", "coll\u00e8gue", "collegue")),
     ),
 }
 
@@ -424,7 +452,7 @@ def _as_date(value) -> datetime.date:
 
 _TRIGGERS = frozenset(
     set(_LEX_EXACT) | set(_MONTH_EXACT) | set(_ORD_WORDS) | set(_ORD_TENS) | set(_MODIFIERS)
-    | {"the", "day", "in"}
+    | {"the", "day", "in"} | set(_FR_TWO_DAYS) | {"aujourd"}
 )
 # token -> whether a date pattern can start at it (digits are checked separately)
 _INTEREST: dict[str, bool] = dict.fromkeys(_TRIGGERS, True)
@@ -729,7 +757,7 @@ class _Parser:
         if k >= n:
             return None
         t = T[k]
-        if t == "the":
+        if t in ("the", "le"):  # "monday the 7th", "lundi le 7 octobre"
             if k + 1 < n:
                 nt = T[k + 1]
                 if _isnum(nt):
@@ -776,6 +804,9 @@ class _Parser:
         if r is not None:  # an explicit date wins over the weekday
             return start, r[1], r[2]
         end = j + 1
+        if mode in (None, "this") and k < n and (T[k] in _FR_NEXT or T[k] in _FR_LAST):
+            # French "lundi prochain" is the coming Monday; "lundi dernier" the last one
+            return start, k + 1, _weekday_date(wd, self.today, "last" if T[k] in _FR_LAST else None)
         if k < n and k + 1 < n and T[k + 1] in ("week", "wk"):
             w = T[k]
             if w == "next":
@@ -804,7 +835,13 @@ class _Parser:
         if j >= n:
             return None
         nt = T[j]
-        if t == "this":
+        if t == "ce":  # French "ce lundi", "ce soir", "ce matin"
+            if nt in _FR_PART_OF_TODAY:
+                return i, j + 1, self.today
+            if _lex(nt)[0] != "wd":
+                return None
+            mode = "this"
+        elif t == "this":
             if nt in _PART_OF_TODAY:
                 return i, j + 1, self.today
             if nt in ("coming", "upcoming"):
@@ -900,6 +937,17 @@ class _Parser:
             return self._ordword_month(i + 1, i) if nt in _ORD_WORDS or nt in _ORD_TENS else None
         elif t in ("day", "in"):
             return self._relative_phrase(i)
+        elif t == "aujourd":  # "aujourd'hui" (the tokenizer splits at the apostrophe)
+            if self._tok(i + 1) in _APOSTROPHES and self._tok(i + 2) == "hui" \
+                    and self._att(i + 1) and self._att(i + 2):
+                return i, i + 3, self.today
+            return None
+        elif t in _FR_TWO_DAYS:  # "apres-demain", "apres demain", "avant-hier"
+            word, off = _FR_TWO_DAYS[t]
+            k = i + 2 if self._tok(i + 1) == "-" else i + 1
+            if self._tok(k) == word:
+                return i, k + 1, self.today + datetime.timedelta(days=off)
+            return None
         kind, val = _lex(t)
         if kind == "wd":
             if self._weekday_at(i) is None:

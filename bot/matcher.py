@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import OSA
 
 from bot.boards import BoardFinder, BoardMention
 from bot.dates import DateMention, find_date, mentions_weekend
@@ -260,22 +261,26 @@ class IntentMatcher:
         self.min_confidence = min_confidence
         self.min_margin = min_margin
         self.max_chars = max_chars
+        # Every word the data knows. A slang word ("garderie") counts too: it is
+        # never to be read as a misspelt place.
+        texts = [example for _, example in data.examples]
+        texts += [phrase for words in data.keywords.values() for phrase in words]
+        texts += [*data.slang, *data.slang.values()]
+        texts += [phrase for topic in data.out_of_scope for phrase in topic.keywords]
         vocabulary: set[str] = set(FILLER)
-        for _, example in data.examples:
-            vocabulary.update(_WORD.findall(normalize(example)))
-        for words in data.keywords.values():
-            for phrase in words:
-                vocabulary.update(_WORD.findall(phrase))
-        vocabulary.update(data.slang.values())
-        vocabulary.update(data.slang)  # a slang word ("garderie") is never a misspelt place
-        for topic in data.out_of_scope:
-            for phrase in topic.keywords:
-                vocabulary.update(_WORD.findall(phrase))
+        for text in texts:
+            vocabulary.update(w.replace("'", "") for w in _WORD.findall(normalize(text)))
         # Board names and places are not vocabulary: they are blanked before matching.
         vocabulary -= set(boards.named) | set(boards.places)
         self.vocabulary = frozenset(w for w in vocabulary if not w.isdigit())
         boards.protect(self.vocabulary)
-        self._vocab_list = sorted(w for w in self.vocabulary if len(w) >= 4)
+        self._vocab_by_letter: dict[str, list[str]] = {}
+        for word in sorted(w for w in self.vocabulary if len(w) >= 3 and w.isalpha()):
+            self._vocab_by_letter.setdefault(word[0], []).append(word)
+        phrases = sorted((k for k in data.slang if " " in k), key=len, reverse=True)
+        self._slang_phrases = (
+            re.compile(r"\b(?:" + "|".join(map(re.escape, phrases)) + r")\b") if phrases else None
+        )
         self._correct = lru_cache(maxsize=16384)(self._correct_uncached)
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
@@ -294,30 +299,53 @@ class IntentMatcher:
         self._keywords = PhraseIndex()
         for intent, words in data.keywords.items():
             for phrase, weight in words.items():
-                self._keywords.add(" ".join(_WORD.findall(phrase)), (intent, weight))
+                self._keywords.add(self._phrase(phrase), (intent, weight))
         self._out_of_scope = PhraseIndex()
         for order, topic in enumerate(data.out_of_scope):
             for phrase in topic.keywords:
-                self._out_of_scope.add(" ".join(_WORD.findall(phrase)), (order, topic))
+                self._out_of_scope.add(self._phrase(phrase), (order, topic))
 
     # ------------------------------------------------------------ pipeline
     def _correct_uncached(self, word: str) -> str:
+        """A misspelt word's vocabulary word: one edit away (two for long words), same first letter.
+
+        Kept tight on purpose: an ordinary word missing from the examples
+        ("voting") must not become a keyword ("vomiting").
+        """
         if word in self.vocabulary or len(word) < 4 or not word.isalpha():
             return word
-        found = process.extractOne(word, self._vocab_list, scorer=fuzz.ratio, score_cutoff=80)
+        candidates = self._vocab_by_letter.get(word[0])
+        if not candidates:
+            return word
+        limit = 1 if len(word) < 8 else 2
+        found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
         return found[0] if found else word
 
+    def _tokens(self, text: str) -> list[str]:
+        """Words without apostrophes, with multi-word slang ("il y a") replaced."""
+        joined = " ".join(word.replace("'", "") for word in _WORD.findall(text))
+        if self._slang_phrases is not None:
+            joined = self._slang_phrases.sub(lambda m: self.data.slang[m.group(0)], joined)
+        return joined.split()
+
     def _words(self, text: str) -> list[str]:
+        """Words with slang expanded and misspellings corrected."""
         out = []
         slang = self.data.slang
-        for word in _WORD.findall(text):
-            word = word.replace("'", "")
+        for word in self._tokens(text):
             replacement = slang.get(word)
             if replacement is not None:
                 out.extend(replacement.split())
             else:
                 out.append(self._correct(word))
         return out
+
+    def _phrase(self, text: str) -> str:
+        """A keyword prepared exactly like message text (apostrophes, slang), minus typo correction."""
+        out = []
+        for word in self._tokens(text):
+            out.extend(self.data.slang.get(word, word).split())
+        return " ".join(out)
 
     def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None]:
         when = find_date(norm, today)

@@ -545,3 +545,83 @@ def test_cache_stays_bounded(monkeypatch):
         find_date(f"word{k}x foo{k}bar monday", THU)
     assert len(dates._LEX_CACHE) <= 50 + len(dates._LEX_EXACT) + 1
     assert iso("monday") == "2019-10-07"
+
+
+# --------------------------------------------------------------------------- French
+
+
+FRENCH_THU = [
+    # asked Thursday 2019-10-03: a weekday is the next such day strictly after today
+    ("lundi", "2019-10-07"), ("mardi", "2019-10-08"), ("mercredi", "2019-10-09"),
+    ("jeudi", "2019-10-10"), ("vendredi", "2019-10-04"), ("samedi", "2019-10-05"),
+    ("dimanche", "2019-10-06"), ("LUNDI", "2019-10-07"),
+    # "ce lundi" and "lundi prochain" are the same coming Monday
+    ("ce lundi", "2019-10-07"), ("lundi prochain", "2019-10-07"),
+    ("ce jeudi", "2019-10-10"), ("vendredi prochain", "2019-10-04"),
+    ("mardi prochaine", "2019-10-08"), ("lundi dernier", "2019-09-30"),
+    # relative days
+    ("demain", "2019-10-04"), ("aujourd'hui", "2019-10-03"), ("aujourd\u2019hui", "2019-10-03"),
+    ("aujourdhui", "2019-10-03"), ("hier", "2019-10-02"), ("ce soir", "2019-10-03"),
+    ("ce matin", "2019-10-03"), ("apr\u00e8s-demain", "2019-10-05"),
+    ("apres demain", "2019-10-05"), ("avant-hier", "2019-10-01"),
+    # misspelt
+    ("mecredi", "2019-10-09"), ("vendredie", "2019-10-04"), ("dimanch", "2019-10-06"),
+    # explicit dates
+    ("lundi le 7 octobre", "2019-10-07"), ("le 1er octobre", "2019-10-01"),
+    ("mardi 8 octobre", "2019-10-08"),
+]
+
+
+@pytest.mark.parametrize("text, expected", FRENCH_THU)
+def test_french_days(text, expected):
+    assert iso(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("\u00e9cole ouverte lundi?", "2019-10-07"),
+        ("est-ce que les \u00e9coles seront ouvertes demain", "2019-10-04"),
+        ("la garderie est ouverte ce lundi?", "2019-10-07"),
+        ("y a-t-il de l'\u00e9cole aujourd'hui", "2019-10-03"),
+        ("ecole fermee mercredi prochain?", "2019-10-09"),
+        ("wed - school or no school?", "2019-10-09"),
+        ("is the \u00e9cole open lundi", "2019-10-07"),
+    ],
+)
+def test_french_and_franglais_sentences(text, expected):
+    assert iso(text) == expected
+
+
+def test_french_weekday_is_strictly_after_today():
+    assert iso("lundi", FRI_BEFORE) == "2019-09-30"
+    assert iso("lundi prochain", FRI_BEFORE) == "2019-09-30"
+    assert iso("lundi", MON) == "2019-10-14"  # a week later, not today
+    assert iso("ce lundi", MON) == "2019-10-14"
+    assert iso("vendredi", FRI) == "2019-10-11"
+    assert iso("dimanche", SUN) == "2019-10-13"
+    assert iso("demain", D(2019, 10, 31)) == "2019-11-01"
+
+
+def test_french_spans():
+    assert find_date("\u00e9cole ouverte lundi prochain?", THU).text == "lundi prochain"
+    assert find_date("la garderie ce lundi", THU).text == "ce lundi"
+    assert find_date("ouvert aujourd'hui?", THU).text == "aujourd'hui"
+    assert find_date("ouvert apr\u00e8s-demain?", THU).text == "apr\u00e8s-demain"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["mon enfant", "mon fils est malade", "mon \u00e9cole est ferm\u00e9e?", "pour mon gar\u00e7on",
+     "est-ce que mon \u00e9cole est ouverte", "c'est quoi la gr\u00e8ve", "ce que je veux savoir",
+     "garderie", "les enfants", "domain name", "hierarchy", "lundis", "la semaine prochaine"],
+)
+def test_french_non_dates(text):
+    assert find_date(text, THU) is None
+
+
+def test_french_weekend_and_ranges():
+    assert mentions_weekend("samedi ou dimanche")
+    assert mentions_weekend("ce week-end")
+    assert find_date("samedi ou dimanche", THU) is None
+    assert find_date("du lundi au vendredi", THU) is None
