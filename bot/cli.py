@@ -207,9 +207,9 @@ Registrar = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None
 
 def extra_registrars() -> list[Registrar]:
     """Sub-commands defined in other modules (serve, admin tools). Imports stay light."""
-    from adapters import serve
+    from adapters import discord_bot, serve  # light: discord.py is imported only by its commands
 
-    return [serve.register]
+    return [serve.register, discord_bot.register]
 
 
 def build_parser() -> argparse.ArgumentParser:
