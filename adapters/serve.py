@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib.util
 import logging
 import signal
 import sys
@@ -101,8 +100,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 f"serve --{name}: no {name.capitalize()} token; set SCHOOLBOT_{name.upper()}_TOKEN "
                 f"or [{name}] token in the settings file (settings from: {settings.source})"
             )
-    if "discord" in wanted and importlib.util.find_spec("adapters.discord_bot") is None:
-        raise UsageError("serve --discord: the Discord adapter (adapters/discord_bot.py) is not part of this install")
 
     _configure_logging(quiet=args.quiet, debug=args.debug)
     from bot.app import build_bot
@@ -185,9 +182,6 @@ async def serve(bot: "Bot", settings: "Settings", platforms: list[str], *, stop:
         raise first_error
 
 
-# ---- Discord: adapters/discord_bot.py (written separately) exposes
-#      `async def run_discord(bot, settings, *, on_ready=None) -> None`, which runs until cancelled
-#      (serve cancels it on shutdown) and raises SettingsError with one line for a bad token.
 async def run_discord_slot(bot: "Bot", settings: "Settings", on_ready: Callable[["Sender"], None]) -> None:
     from adapters.discord_bot import run_discord  # imported only when Discord runs
     from bot.settings import SettingsError
@@ -198,14 +192,13 @@ async def run_discord_slot(bot: "Bot", settings: "Settings", on_ready: Callable[
         raise PlatformStopped(f"discord: {exc}") from None
 
 
-# ---- Broadcast delivery: bot/outbox.py (written separately) delivers staff updates to
-#      subscribers through each platform's Sender. `senders` fills in as platforms connect
-#      ({"telegram": TelegramSender, "discord": DiscordSender}); `stop` is set on shutdown.
 def delivery_workers(bot: "Bot", settings: "Settings", senders: dict[str, "Sender"],
                      stop: asyncio.Event) -> dict[str, Awaitable[None]]:
-    """DELIVERY SLOT: {"name": coroutine} for the broadcast workers that run alongside the platforms."""
-    if importlib.util.find_spec("bot.outbox") is None:
-        return {}
+    """The broadcast workers that run alongside the platforms, by name.
+
+    `senders` fills in as platforms connect ({"telegram": TelegramSender, ...});
+    `stop` is set on shutdown.
+    """
     from bot.outbox import run_delivery
 
     return {"delivery": run_delivery(bot.store, settings, senders, stop)}
