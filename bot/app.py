@@ -37,4 +37,6 @@ def build_bot(
 
 def _extensions() -> list[Callable[[Bot], None]]:
     """Command sets that plug into the core's command table (admin tools)."""
-    return []
+    from bot import admin
+
+    return [admin.register]

@@ -207,9 +207,11 @@ Registrar = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None
 
 def extra_registrars() -> list[Registrar]:
     """Sub-commands defined in other modules (serve, admin tools). Imports stay light."""
-    from adapters import discord_bot, serve  # light: discord.py is imported only by its commands
+    from adapters import serve
+    from bot import cli_admin
+    from adapters import discord_bot  # light: discord.py is imported only when its commands run
 
-    return [serve.register, discord_bot.register]
+    return [serve.register, cli_admin.register, discord_bot.register]
 
 
 def build_parser() -> argparse.ArgumentParser:
