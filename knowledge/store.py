@@ -61,7 +61,7 @@ class Store:
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         conn.execute("PRAGMA busy_timeout = 10000")
         if self.path != ":memory:":
-            conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(conn)
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         self.conn = conn
@@ -76,8 +76,9 @@ class Store:
 
     # ---------------------------------------------------------------- schema
     def _create_tables(self) -> None:
+        """Create what is missing, in one write transaction (safe when several processes start at once)."""
         db = self.db
-        with self.lock:
+        with self.transaction():
             db["boards"].create(
                 {"id": str, "name": str, "system": str, "language": str, "website": str, "aliases": str, "municipalities": str},
                 pk="id", if_not_exists=True,
@@ -363,6 +364,23 @@ class _Transaction:
                 self.store.conn.execute("ROLLBACK")
         finally:
             self.store.lock.release()
+
+
+def _use_wal(conn: sqlite3.Connection, attempts: int = 50) -> None:
+    """Switch to write-ahead logging, so a running bot and the CLI can share the file.
+
+    The switch needs the database to itself; when another process is using
+    it at that instant SQLite answers "locked" at once, whatever the busy
+    timeout, so wait and try again.
+    """
+    for attempt in range(attempts):
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == attempts - 1:
+                raise
+            time.sleep(0.05 + 0.01 * attempt)
 
 
 def open_store(path: str | Path) -> Store:

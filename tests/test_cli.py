@@ -148,3 +148,14 @@ def test_settings_error_is_one_line(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
     assert "unknown key [database] 'file'" in result.stderr
+
+
+def test_many_asks_at_once_on_a_new_database(tmp_path):
+    """Scripts start several `ask` processes together; the first use must not fail with 'locked'."""
+    db = str(tmp_path / "fresh.db")
+    cmd = [sys.executable, "-m", "bot", "ask", "--db", db, "--json", "--now", NOW, "is school open monday in peel"]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
+    results = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in procs]
+    for code, out, err in results:
+        assert code == 0, err
+        assert json.loads(out)["board"] == "pdsb"
