@@ -129,15 +129,23 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None) 
     for phase in ("work_to_rule", "full_strike"):
         if phase in by_phase:
             lines.append(titles[phase])
-            lines.extend(f"- {s.workers}: {s.service}" for s in by_phase[phase])
+            lines.extend(_by_workers(by_phase[phase]))
     ended = knowledge.services_ended(at)
     if ended:
         lines.append("Back to normal:")
-        lines.extend(f"- {s.workers}: {s.service}" for s in ended)
+        lines.extend(_by_workers(ended))
     if board is not None:
         lines.append(f"Your board may add details: {board.website}")
     lines.append(cite_many(knowledge, services))
     return "\n".join(lines)
+
+
+def _by_workers(services: list[WithdrawnService]) -> list[str]:
+    """One line per group of workers: '- custodians: sweeping hallways; cutting grass'."""
+    groups: dict[str, list[str]] = {}
+    for service in services:
+        groups.setdefault(service.workers, []).append(service.service)
+    return [f"- {workers}: {'; '.join(items)}" for workers, items in groups.items()]
 
 
 def updates_source(knowledge: Knowledge, at: datetime, board: Board | None) -> str:
