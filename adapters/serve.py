@@ -17,7 +17,8 @@ import asyncio
 import logging
 import signal
 import sys
-from typing import TYPE_CHECKING, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.core import Bot
@@ -63,7 +64,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.set_defaults(func=cmd_serve)
 
 
-def configured_platforms(settings: "Settings") -> list[str]:
+def configured_platforms(settings: Settings) -> list[str]:
     return [name for name in PLATFORMS if getattr(settings, name).token.strip()]
 
 
@@ -128,13 +129,13 @@ def _configure_logging(*, quiet: bool, debug: bool) -> None:
 
 
 # ---------------------------------------------------------------- running
-async def serve(bot: "Bot", settings: "Settings", platforms: list[str], *, stop: asyncio.Event | None = None) -> None:
+async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asyncio.Event | None = None) -> None:
     """Run the chosen platforms until a signal or `stop`; a platform failing stops them all."""
     stop = stop if stop is not None else asyncio.Event()
     _install_signal_handlers(stop)
-    senders: dict[str, "Sender"] = {}
+    senders: dict[str, Sender] = {}
 
-    def ready(sender: "Sender") -> None:
+    def ready(sender: Sender) -> None:
         senders[sender.platform] = sender
 
     runners: dict[str, Awaitable[None]] = {}
@@ -152,7 +153,7 @@ async def serve(bot: "Bot", settings: "Settings", platforms: list[str], *, stop:
 
     tasks = {asyncio.create_task(coro, name=f"serve:{name}"): name for name, coro in runners.items()}
     stopper = asyncio.create_task(stop.wait(), name="serve:stop")
-    done, _ = await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
+    _done, _ = await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
     stop.set()  # one platform ended or failed, or a signal came: stop everything
     for task, name in tasks.items():
         if name not in stoppable and not task.done():
@@ -182,7 +183,7 @@ async def serve(bot: "Bot", settings: "Settings", platforms: list[str], *, stop:
         raise first_error
 
 
-async def run_discord_slot(bot: "Bot", settings: "Settings", on_ready: Callable[["Sender"], None]) -> None:
+async def run_discord_slot(bot: Bot, settings: Settings, on_ready: Callable[[Sender], None]) -> None:
     from adapters.discord_bot import run_discord  # imported only when Discord runs
     from bot.settings import SettingsError
 
@@ -192,7 +193,7 @@ async def run_discord_slot(bot: "Bot", settings: "Settings", on_ready: Callable[
         raise PlatformStopped(f"discord: {exc}") from None
 
 
-def delivery_workers(bot: "Bot", settings: "Settings", senders: dict[str, "Sender"],
+def delivery_workers(bot: Bot, settings: Settings, senders: dict[str, Sender],
                      stop: asyncio.Event) -> dict[str, Awaitable[None]]:
     """The broadcast workers that run alongside the platforms, by name.
 

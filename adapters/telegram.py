@@ -37,8 +37,8 @@ import os
 import re
 import secrets
 import warnings
-from datetime import datetime, timedelta, timezone
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
 # Opt in now to python-telegram-bot v23's time periods as timedelta (handled below either way);
@@ -138,7 +138,7 @@ class UpdateJournal:
         with self.store.lock:
             self.store.conn.execute(
                 "INSERT OR IGNORE INTO telegram_updates (bot, update_id, handled) VALUES (?, ?, ?)",
-                (self.bot_key, update_id, datetime.now(timezone.utc).isoformat()),
+                (self.bot_key, update_id, datetime.now(UTC).isoformat()),
             )
             self._marks += 1
             if self._marks % 500 == 0:
@@ -490,7 +490,7 @@ async def _until(coro, stop: asyncio.Event):
 async def _sleep(seconds: float, stop: asyncio.Event) -> None:
     try:
         await asyncio.wait_for(stop.wait(), seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         pass
 
 

@@ -26,7 +26,7 @@ from bot.dates import describe_day, find_date
 from bot.messages import ChatKind, Incoming, Reply
 from bot.outbox import UNDELIVERABLE, BroadcastError, Outbox, broadcast_text, check_broadcast
 from bot.roles import PROVINCE, STAFF, Rights, Roles, parse_user
-from knowledge.model import ALL_BOARDS, PHASES, STATUSES, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
+from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
 from knowledge.snapshot import Knowledge
 
 PENDING_TTL = timedelta(minutes=30)
@@ -395,7 +395,7 @@ class Admin:
         if board_id != ALL_BOARDS:
             board = knowledge.board(board_id)
             future = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
-                               knowledge.statuses + [entry], knowledge.services, knowledge.timeline)
+                               [*knowledge.statuses, entry], knowledge.services, knowledge.timeline)
             day = answers.next_school_day(max(start, today))
             lines.append(f"\nParents asking about {describe_day(day, today)} will then be told:")
             lines.append(answers.school_status(future, board, day, today, msg.time))
@@ -565,7 +565,7 @@ class Admin:
             ).fetchone()
             if row is None:
                 return "You have no changes left to undo."
-        change_id, at, _, _, kind, entry_id, board, summary = row
+        change_id, at, _, _, kind, _entry_id, _board, summary = row
         action = {"kind": "undo", "change": change_id}
         what = "un-end (list as withdrawn again)" if kind == "endservice" else "remove"
         preview = f"Preview: {what} change #{change_id} made {_when(datetime.fromisoformat(at))}:\n{summary}"
@@ -583,10 +583,7 @@ class Admin:
         entry = self._find_entry(kind, entry_id)
         if entry is None:
             return "That entry is gone; nothing was changed."
-        if kind == "endservice":
-            after = replace(entry, ended=None)
-        else:
-            after = replace(entry, retracted=self._at(msg))
+        after = replace(entry, ended=None) if kind == "endservice" else replace(entry, retracted=self._at(msg))
         {"status": self.store.put_status, "service": self.store.put_service, "endservice": self.store.put_service,
          "event": self.store.put_event}[kind](after)
         with self.store.lock:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 from datetime import datetime
 
 from bot.core import Bot, Memory

@@ -9,9 +9,9 @@ the English Catholic board; with "french" the French board.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable
 
 from rapidfuzz import process
 from rapidfuzz.distance import OSA

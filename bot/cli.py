@@ -10,8 +10,8 @@ import argparse
 import json
 import logging
 import sys
+from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Callable, Sequence
 from zoneinfo import ZoneInfo
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -207,9 +207,11 @@ Registrar = Callable[[argparse._SubParsersAction, argparse.ArgumentParser], None
 
 def extra_registrars() -> list[Registrar]:
     """Sub-commands defined in other modules (serve, admin tools). Imports stay light."""
-    from adapters import serve
+    from adapters import (
+        discord_bot,  # light: discord.py is imported only when its commands run
+        serve,
+    )
     from bot import cli_admin
-    from adapters import discord_bot  # light: discord.py is imported only when its commands run
 
     return [serve.register, cli_admin.register, discord_bot.register]
 

@@ -14,6 +14,7 @@ import sys
 import time
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime
+from pathlib import Path
 
 CLI_PLATFORM = "cli"
 
@@ -50,7 +51,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     if args.text is None and args.text_file is None:
         raise UsageError("give the message with --text TEXT or --text-file FILE (- for stdin)")
     if args.text_file is not None:
-        body = sys.stdin.read() if args.text_file == "-" else open(args.text_file, encoding="utf-8").read()
+        body = sys.stdin.read() if args.text_file == "-" else Path(args.text_file).read_text(encoding="utf-8")
         body = body.rstrip("\n")
     else:
         body = args.text
@@ -217,7 +218,7 @@ async def discord_sender(settings, store, timeout: float = 60.0):
         if runner.done():
             runner.result()  # raises the login error
         if not ready.is_set():
-            raise RuntimeError("discord: not connected after %.0fs" % timeout)
+            raise RuntimeError(f"discord: not connected after {timeout:.0f}s")
         yield adapter.sender
     finally:
         waiter.cancel()

@@ -8,9 +8,10 @@ understood). The core never imports a platform library.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Callable, Protocol
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot import answers

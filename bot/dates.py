@@ -36,7 +36,7 @@ import datetime
 import re
 from dataclasses import dataclass
 
-__all__ = ["DateMention", "find_date", "mentions_weekend", "describe_day"]
+__all__ = ["DateMention", "describe_day", "find_date", "mentions_weekend"]
 
 def _osa_distance(a: str, b: str, cutoff: int) -> int:
     """Optimal-string-alignment distance (an adjacent swap costs 1), capped at cutoff+1.
@@ -475,7 +475,7 @@ class _Parser:
     token) or ``(start_token, end_token_exclusive, result)`` where result is a date,
     ``_INVALID`` or ``_SPAN``."""
 
-    __slots__ = ("T", "S", "E", "n", "today")
+    __slots__ = ("E", "S", "T", "n", "today")
 
     def __init__(self, s: str, today: datetime.date | None) -> None:
         T: list[str] = []
@@ -603,10 +603,9 @@ class _Parser:
             if r is None:
                 return None
             day, k, ordinal = r
-            if t in _AMBIGUOUS_MONTHS and not ordinal:
-                if (self._tok(i - 1) in _AMBIG_MONTH_BAD_PREV
-                        or self._tok(k) in _AMBIG_MONTH_BAD_NEXT):
-                    return None  # "they may 2x it", "march 5 km"
+            if t in _AMBIGUOUS_MONTHS and not ordinal and (self._tok(i - 1) in _AMBIG_MONTH_BAD_PREV
+                    or self._tok(k) in _AMBIG_MONTH_BAD_NEXT):
+                return None  # "they may 2x it", "march 5 km"
         elif t in _AMBIGUOUS_MONTHS:
             return None  # "you may first ..."
         else:
@@ -821,9 +820,8 @@ class _Parser:
             if m < n and T[m] in ("on", "even", "maybe"):
                 m += 1
             wd2 = self._weekday_at(m)
-            if wd2 is not None:
-                if {wd, wd2} == {5, 6} or sep in _RANGE_SEPS:
-                    return start, m + 1, _SPAN  # "sat or sun", "mon to fri"
+            if wd2 is not None and ({wd, wd2} == {5, 6} or sep in _RANGE_SEPS):
+                return start, m + 1, _SPAN  # "sat or sun", "mon to fri"
         return start, end, _weekday_date(wd, self.today, mode)
 
     def _modified(self, i: int):
@@ -873,7 +871,7 @@ class _Parser:
 
     def _relative_phrase(self, i: int):
         """"the day after tomorrow", "day before yesterday", "in 2 days", "3 days from now"."""
-        T, n = self.T, self.n
+        T, _n = self.T, self.n
         t = T[i]
         j = i + 1 if t == "the" else i
         if self._tok(j) == "day" and self._tok(j + 1) in ("after", "before"):

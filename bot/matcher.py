@@ -18,6 +18,7 @@ Examples, keywords, slang and out-of-scope topics live in config/intents.yaml.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
@@ -66,15 +67,13 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # A sentence and what ends it: punctuation, a dash, or a word that starts a new thought.
 _SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)")
 QUESTION_WORDS = frozenset(
-    "is are will would can could when what whats where why how who which do does did should shall has have any".split()
+    ["is", "are", "will", "would", "can", "could", "when", "what", "whats", "where", "why", "how", "who", "which", "do", "does", "did", "should", "shall", "has", "have", "any"]
 )
 _COMMAND = re.compile(r"^/([a-z_]+)(?:@[a-z0-9_]+)?(?:\s+(.*))?$", re.S)
 # Words that carry no question on their own: a message made only of these plus
 # a board or a date is about that board or date.
 FILLER = frozenset(
-    "a an and the in on at for of to is it its are was be what whats about how hows "
-    "so then ok okay and or my our we i im me us this that there their they please pls "
-    "any anything news update updates info re regarding school schools board".split()
+    ["a", "an", "and", "the", "in", "on", "at", "for", "of", "to", "is", "it", "its", "are", "was", "be", "what", "whats", "about", "how", "hows", "so", "then", "ok", "okay", "and", "or", "my", "our", "we", "i", "im", "me", "us", "this", "that", "there", "their", "they", "please", "pls", "any", "anything", "news", "update", "updates", "info", "re", "regarding", "school", "schools", "board"]
 )
 
 
@@ -191,7 +190,7 @@ class CentroidIndex:
         n = len(texts)
         self.idf = {feature: math.log((n + 1) / (count + 1)) + 1 for feature, count in df.items()}
         centroids: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-        for fs, intent in zip(features, intents):
+        for fs, intent in zip(features, intents, strict=False):
             norm = math.sqrt(sum(self.idf[f] ** 2 for f in fs)) or 1.0
             for feature in fs:
                 centroids[intent][feature] += self.idf[feature] / norm
@@ -245,7 +244,7 @@ class PhraseIndex:
 
 def _features(text: str) -> set[str]:
     words = text.split()
-    return set(words) | {f"{a}_{b}" for a, b in zip(words, words[1:])}
+    return set(words) | {f"{a}_{b}" for a, b in itertools.pairwise(words)}
 
 
 class IntentMatcher:
@@ -471,4 +470,4 @@ class IntentMatcher:
         return scores
 
 
-__all__ = ["Analysis", "IntentMatcher", "IntentData", "load_intents", "INTENTS", "COMMANDS"]
+__all__ = ["COMMANDS", "INTENTS", "Analysis", "IntentData", "IntentMatcher", "load_intents"]

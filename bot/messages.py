@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Protocol
 
 
-class ChatKind(str, enum.Enum):
+class ChatKind(enum.StrEnum):
     PRIVATE = "private"  # a one-to-one chat or DM with the bot
     GROUP = "group"  # a group, supergroup or server channel
     CHANNEL = "channel"  # a broadcast channel (the bot never answers there)
@@ -44,7 +44,7 @@ class Reply:
     meta: dict = field(default_factory=dict, compare=False)  # intent, board, date, confidence
 
 
-class SendStatus(str, enum.Enum):
+class SendStatus(enum.StrEnum):
     SENT = "sent"
     BLOCKED = "blocked"  # the recipient blocked the bot or closed DMs: stop sending to them
     RETRY = "retry"  # transient (rate limit, network): try again after `retry_after`

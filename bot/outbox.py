@@ -34,12 +34,12 @@ import threading
 import time
 import uuid
 from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Callable, Iterator
 
-from bot.messages import SendOutcome, Sender, SendStatus
+from bot.messages import Sender, SendOutcome, SendStatus
 from bot.settings import Settings
 from knowledge.model import ALL_BOARDS
 from knowledge.store import Store, utcnow
@@ -287,7 +287,7 @@ class Outbox:
             cur = conn.execute(
                 f"INSERT INTO deliveries (broadcast_id, platform, chat_id, chat_kind) "
                 f"SELECT ?, platform, chat_id, MAX(chat_kind) {tail}",
-                (broadcast_id,) + args,
+                (broadcast_id, *args),
             )
             total = cur.rowcount
             conn.execute("UPDATE broadcasts SET total = ? WHERE id = ?", (total, broadcast_id))
@@ -618,7 +618,7 @@ class DeliveryWorker:
             try:  # serve: wait for the other worker to go away
                 await asyncio.wait_for(self._stop.wait(), timeout=HEARTBEAT_SECONDS)
                 return self.stats
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
         with _wakers_lock:
             _wakers.add(waker)
@@ -672,7 +672,7 @@ class DeliveryWorker:
         self._wake.clear()
         try:
             await asyncio.wait_for(self._wake.wait(), timeout=wait)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         return self._stop.is_set()
 
@@ -747,7 +747,7 @@ async def run_workers(store: Store, senders: list[Sender], settings: Settings, *
     finally:
         for w in workers:
             w.stop()
-    return {w.platform: r for w, r in zip(workers, results)}
+    return {w.platform: r for w, r in zip(workers, results, strict=False)}
 
 
 def start_workers(store: Store, senders: list[Sender], settings: Settings) -> tuple[list[DeliveryWorker], list[asyncio.Task]]:
@@ -777,7 +777,7 @@ async def run_delivery(store: Store, settings: Settings, senders: dict[str, Send
                     tasks[name] = asyncio.create_task(workers[name].run(), name=f"delivery-{name}")
             try:
                 await asyncio.wait_for(stop.wait(), timeout=1.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
     finally:
         for worker in workers.values():

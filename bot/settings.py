@@ -11,9 +11,10 @@ from __future__ import annotations
 import dataclasses
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 CONFIG_DIR = REPO_ROOT / "config"
@@ -87,7 +88,7 @@ class Settings:
     limits: LimitsSettings = field(default_factory=LimitsSettings)
     source: str = "defaults"  # where the settings came from, for messages
 
-    def replace(self, section: str, **changes: Any) -> "Settings":
+    def replace(self, section: str, **changes: Any) -> Settings:
         """A copy with some keys of one section changed (used by --db and tests)."""
         return dataclasses.replace(
             self, **{section: dataclasses.replace(getattr(self, section), **changes)}

@@ -57,9 +57,8 @@ class Knowledge:
             if status.board == board_id:
                 if own is None or status.published >= own.published:
                     own = status
-            elif status.board == ALL_BOARDS:
-                if general is None or status.published >= general.published:
-                    general = status
+            elif status.board == ALL_BOARDS and (general is None or status.published >= general.published):
+                general = status
         return own, general
 
     def boards_with_status(self, at: datetime) -> set[str]:

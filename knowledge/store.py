@@ -14,10 +14,11 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import sqlite_utils
 
@@ -48,7 +49,7 @@ def _day(value: str | None) -> date | None:
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class Store:
@@ -236,7 +237,7 @@ class Store:
             return None
         return {"board": row[0], "pending": json.loads(row[1]) if row[1] else None}
 
-    def set_user(self, platform: str, user_id: str, *, board: str | None | type = ..., pending: dict | None | type = ...) -> None:
+    def set_user(self, platform: str, user_id: str, *, board: str | type | None = ..., pending: dict | type | None = ...) -> None:
         current = self.get_user(platform, user_id) or {"board": None, "pending": None}
         if board is not ...:
             current["board"] = board

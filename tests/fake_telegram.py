@@ -27,9 +27,10 @@ import itertools
 import json
 import re
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Iterable
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from aiohttp import ClientSession, web
@@ -135,7 +136,7 @@ class FakeTelegram:
     def base_url(self) -> str:
         return f"http://{self.host}:{self.port}/bot"
 
-    async def start(self) -> "FakeTelegram":
+    async def start(self) -> FakeTelegram:
         app = web.Application()
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         app.router.add_post("/_fake/updates", self._control_updates)
@@ -155,7 +156,7 @@ class FakeTelegram:
         if self._runner is not None:
             await self._runner.cleanup()
 
-    async def __aenter__(self) -> "FakeTelegram":
+    async def __aenter__(self) -> FakeTelegram:
         return await self.start()
 
     async def __aexit__(self, *exc) -> None:
@@ -393,7 +394,7 @@ class FakeTelegram:
                 return pending
             try:
                 await asyncio.wait_for(self._changed.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     async def _api_deleteWebhook(self, params: dict) -> bool:

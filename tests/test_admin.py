@@ -288,7 +288,7 @@ def test_broadcast_preview_confirm_twice_sends_once(store, settings, said):
     recorder = Recorder()
     drain(store, settings, recorder)
     messages = [(c, t) for c, t in recorder.sent if c != TDSB_STAFF]
-    assert sorted(c for c, _ in messages) == sorted(chats + ["all-boards-parent"])
+    assert sorted(c for c, _ in messages) == sorted([*chats, "all-boards-parent"])
     assert all(t == stored[1] for _, t in messages)
     assert body in stored[1]
     # The sender gets the counts at the end.

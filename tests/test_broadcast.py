@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -205,11 +207,11 @@ async def test_a_dead_workers_in_flight_rows_are_resent(store, settings):
     chats = subscribe(store, 10)
     outbox = Outbox(store)
     outbox.create("tdsb", "Hi", "Hi", "test:777")
-    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])  # noqa: ASYNC220 - a pid that surely ended
     dead.wait()
     with store.lock:  # what a worker killed mid-send leaves behind
         store.conn.execute("INSERT INTO delivery_workers VALUES ('test', 'old', ?, ?, 'x', ?)",
-                           (__import__("socket").gethostname(), dead.pid, time.time()))
+                           (socket.gethostname(), dead.pid, time.time()))
         store.conn.execute("UPDATE deliveries SET state = 'sent', claim = 'old' WHERE chat_id IN (?, ?)", chats[:2])
         store.conn.execute("UPDATE broadcasts SET delivered = 2")
         store.conn.execute("UPDATE deliveries SET state = 'sending', claim = 'old', attempts = 1 WHERE chat_id IN (?, ?, ?)", chats[2:5])
@@ -228,7 +230,7 @@ async def test_stop_gives_back_claimed_rows(store, settings):
     sender = Scripted(delay=0.02)
     w = worker(store, sender, settings, concurrency=2)
     task = asyncio.create_task(w.run())
-    while len(sender.calls) < 4:
+    while len(sender.calls) < 4:  # noqa: ASYNC110 - polling a test double is the simplest wait
         await asyncio.sleep(0.01)
     w.stop()
     await task
@@ -388,8 +390,7 @@ async def test_staff_update_and_broadcast_on_telegram_then_a_parent_asks(bot, st
     with capsys.disabled():
         print("\n" + transcript)
     if os.environ.get("SCHOOLBOT_TRANSCRIPT"):
-        with open(os.environ["SCHOOLBOT_TRANSCRIPT"], "w") as fh:
-            fh.write(transcript)
+        Path(os.environ["SCHOOLBOT_TRANSCRIPT"]).write_text(transcript)  # noqa: ASYNC240 - once, at the end
 
 
 async def test_run_workers_drains_each_platform(store, settings):

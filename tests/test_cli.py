@@ -62,14 +62,14 @@ def test_ask_stdin_one_line_per_input(capsys, db, monkeypatch):
 
 
 def test_each_line_is_a_fresh_user(capsys, db, monkeypatch):
-    code, out, _ = run(capsys, "ask", "--db", db, "--json", "--now", NOW,
+    _code, out, _ = run(capsys, "ask", "--db", db, "--json", "--now", NOW,
                        stdin="my kids go to peel\nis school open monday\n", monkeypatch=monkeypatch)
     second = json.loads(out.splitlines()[1])
     assert second["board"] is None and "Which school board" in second["reply"]
 
 
 def test_ask_plain_text(capsys, db):
-    code, out, _ = run(capsys, "ask", "--db", db, "--now", NOW, "--board", "tdsb", "is school open tomorrow")
+    _code, out, _ = run(capsys, "ask", "--db", db, "--now", NOW, "--board", "tdsb", "is school open tomorrow")
     assert "Toronto District School Board, tomorrow, Friday, October 4" in out
 
 
@@ -123,7 +123,7 @@ def test_eval_prints_the_report(capsys, db):
 def test_eval_fails_below_the_bar(capsys, db, tmp_path):
     labelled = tmp_path / "q.jsonl"
     labelled.write_text(json.dumps({"text": "hi", "now": NOW, "intent": "school_status"}) + "\n")
-    code, out, err = run(capsys, "eval", str(labelled), "--db", db, "--min-accuracy", "0.9")
+    code, _out, err = run(capsys, "eval", str(labelled), "--db", db, "--min-accuracy", "0.9")
     assert code == 1 and "below 0.900" in err
 
 

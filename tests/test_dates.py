@@ -424,7 +424,7 @@ def test_date_mention_is_frozen():
 
 
 def test_today_may_be_a_datetime():
-    now = datetime.datetime(2019, 10, 3, 21, 40, tzinfo=datetime.timezone.utc)
+    now = datetime.datetime(2019, 10, 3, 21, 40, tzinfo=datetime.UTC)
     assert find_date("tomorrow", now).day == D(2019, 10, 4)
     assert describe_day(D(2019, 10, 4), now) == "tomorrow, Friday, October 4"
 

@@ -581,5 +581,5 @@ async def test_serve_runs_discord_and_hands_its_sender_over(bot, discord_setting
 async def test_serve_with_a_rejected_discord_token_stops_with_one_line(bot, discord_settings, fake, world):
     from adapters import serve
 
-    with pytest.raises(serve.PlatformStopped, match="^discord: Discord rejected the bot token"):
+    with pytest.raises(serve.PlatformStopped, match=r"^discord: Discord rejected the bot token"):
         await asyncio.wait_for(serve.serve(bot, discord_settings.replace("discord", token="wrong"), ["discord"]), 10)

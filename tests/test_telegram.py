@@ -15,16 +15,15 @@ import os
 import socket
 import sys
 import time
-from datetime import date, datetime, timezone
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
 
 from adapters.telegram import COMMANDS, MAX_CHARS, TelegramSender, TelegramStopped, build_application, run_telegram
-from bot.messages import SendStatus
+from bot.messages import Incoming, SendStatus
 from bot.text import plain, split_text
 from knowledge.model import Status
-from bot.messages import Incoming
 
 try:
     from tests.fake_telegram import ANONYMOUS_ADMIN_ID, BOT_USERNAME, FakeTelegram
@@ -200,7 +199,7 @@ async def test_a_5000_character_answer_is_split_in_two(fake, bot, store, tg_sett
     store.put_status(Status(  # a board notice as long as some real ones
         id="peel-long-notice", board="pdsb", start=date(2019, 10, 3), until=date(2019, 10, 3), status="open",
         summary=(sentence * 60).strip(), source="peel-notice.txt",
-        published=datetime(2019, 10, 2, 20, 0, tzinfo=timezone.utc),
+        published=datetime(2019, 10, 2, 20, 0, tzinfo=UTC),
     ))
     async with running(bot, tg_settings, fake):
         texts = await answered(fake, fake.private("/status peel", user_id=PARENT), PARENT, 2)
@@ -468,7 +467,7 @@ async def test_serve_answers_then_stops_on_sigterm(fake, serve_env):
         await answered(fake, update, PARENT)
     finally:
         proc.send_signal(signal.SIGTERM)
-        out, err = await asyncio.wait_for(proc.communicate(), 30)
+        _out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 0, err.decode()
     assert fake.confirmed(update["update_id"])
     assert fake.token not in err.decode()
