@@ -13,10 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from rapidfuzz import process
-from rapidfuzz.distance import OSA
-
-from bot.text import normalize
+from bot.text import NearestWord, normalize
 from knowledge.model import Board
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -81,9 +78,7 @@ class BoardFinder:
             self._starts[first] = max(self._starts.get(first, 0), phrase.count(" ") + 1)
         # Single words that fuzzy matching may correct towards (ids, one-word aliases, places).
         self._fuzzy_keys = sorted(k for k in (*self.named, *self.places) if " " not in k and len(k) >= 4)
-        self._fuzzy_by_letter: dict[str, list[str]] = {}
-        for key in self._fuzzy_keys:
-            self._fuzzy_by_letter.setdefault(key[0], []).append(key)
+        self._speller = NearestWord(self._fuzzy_keys)
         self.protected: frozenset[str] = frozenset()
         self.protect(protected_words)
 
@@ -97,16 +92,7 @@ class BoardFinder:
         """The board key a misspelt word most likely means, or None."""
         if len(word) < 4 or word in self.protected or word.isdigit():
             return None
-        candidates = self._fuzzy_by_letter.get(word[0])
-        if not candidates:
-            return None
-        max_distance = 1 if len(word) < 8 else 2
-        found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=max_distance)
-        if found is None:
-            return None
-        # Only correct to keys of a similar length ("peal" -> "peel", not "pel" -> "peel").
-        key = found[0]
-        return key if abs(len(key) - len(word)) <= max_distance else None
+        return self._speller.find(word)
 
     def _choose_place(self, board_ids: list[str], catholic: bool, french: bool) -> str:
         def fits(board: Board) -> bool:

@@ -25,7 +25,7 @@ The rules follow the development set's labelling rules:
   (today), "demain", "apres-demain", "hier", "avant-hier", "1er octobre". "mon" stays
   French "my" before a French noun ("mon enfant", "mon ecole").
 
-The module is pure (stdlib, plus rapidfuzz when installed), never raises on any text,
+The module never raises on any text,
 and is quick enough to run on every message: one regex pass splits the text into
 tokens, then a small hand-written parser walks them.
 """
@@ -36,40 +36,13 @@ import datetime
 import re
 from dataclasses import dataclass
 
+from rapidfuzz.distance import OSA
+
 __all__ = ["DateMention", "describe_day", "find_date", "mentions_weekend"]
 
-def _osa_distance(a: str, b: str, cutoff: int) -> int:
-    """Optimal-string-alignment distance (an adjacent swap costs 1), capped at cutoff+1.
-
-    The pure-Python stand-in for rapidfuzz; only ever called on short words."""
-    la, lb = len(a), len(b)
-    if abs(la - lb) > cutoff:
-        return cutoff + 1
-    prev2: list[int] = []
-    prev = list(range(lb + 1))
-    for i in range(1, la + 1):
-        cur = [i] + [0] * lb
-        ca = a[i - 1]
-        for j in range(1, lb + 1):
-            cb = b[j - 1]
-            v = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                v = min(v, prev2[j - 2] + 1)
-            cur[j] = v
-        if min(cur) > cutoff:
-            return cutoff + 1
-        prev2, prev = prev, cur
-    return min(prev[lb], cutoff + 1)
-
-
-try:  # optional: rapidfuzz's C implementation of the same distance
-    from rapidfuzz.distance import OSA as _OSA
-
-    def _distance(a: str, b: str, cutoff: int) -> int:
-        return _OSA.distance(a, b, score_cutoff=cutoff)
-
-except Exception:  # pragma: no cover - only without rapidfuzz
-    _distance = _osa_distance
+def _distance(a: str, b: str, cutoff: int) -> int:
+    """Edit distance where swapping two neighbouring letters costs one ("monady" -> "monday")."""
+    return OSA.distance(a, b, score_cutoff=cutoff)
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,11 +28,10 @@ from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import OSA
 
 from bot.boards import BoardFinder, BoardMention
 from bot.dates import DateMention, find_date, mentions_weekend
-from bot.text import normalize
+from bot.text import NearestWord, normalize
 from knowledge.loading import LoadError, read_yaml
 
 _EXAMPLE_DAY = date(2019, 10, 3)  # any day: dates in examples are blanked, whichever day they resolve to
@@ -273,9 +272,7 @@ class IntentMatcher:
         vocabulary -= set(boards.named) | set(boards.places)
         self.vocabulary = frozenset(w for w in vocabulary if not w.isdigit())
         boards.protect(self.vocabulary)
-        self._vocab_by_letter: dict[str, list[str]] = {}
-        for word in sorted(w for w in self.vocabulary if len(w) >= 3 and w.isalpha()):
-            self._vocab_by_letter.setdefault(word[0], []).append(word)
+        self._speller = NearestWord(w for w in self.vocabulary if len(w) >= 3 and w.isalpha())
         phrases = sorted((k for k in data.slang if " " in k), key=len, reverse=True)
         self._slang_phrases = (
             re.compile(r"\b(?:" + "|".join(map(re.escape, phrases)) + r")\b") if phrases else None
@@ -313,12 +310,7 @@ class IntentMatcher:
         """
         if word in self.vocabulary or len(word) < 4 or not word.isalpha():
             return word
-        candidates = self._vocab_by_letter.get(word[0])
-        if not candidates:
-            return word
-        limit = 1 if len(word) < 8 else 2
-        found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
-        return found[0] if found else word
+        return self._speller.find(word) or word
 
     def _tokens(self, text: str) -> list[str]:
         """Words without apostrophes, with multi-word slang ("il y a") replaced."""

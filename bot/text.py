@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
+from functools import lru_cache
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _SPACES = re.compile(r"\s+")
@@ -63,3 +68,25 @@ def split_text(text: str, limit: int) -> list[str]:
     if text:
         chunks.append(text)
     return chunks
+
+
+class NearestWord:
+    """Corrects a misspelt word to a known one: the closest word with the same first letter,
+    at most one edit away (two for words of 8+ letters), transpositions counting as one
+    ("tdbs" -> "tdsb", "peal" -> "peel", "scool" -> "school").
+    """
+
+    def __init__(self, words: Iterable[str]):
+        self.by_letter: dict[str, list[str]] = {}
+        for word in sorted(set(words)):
+            if word:
+                self.by_letter.setdefault(word[0], []).append(word)
+        self.find = lru_cache(maxsize=16384)(self._find)
+
+    def _find(self, word: str) -> str | None:
+        candidates = self.by_letter.get(word[:1])
+        if not candidates:
+            return None
+        limit = 1 if len(word) < 8 else 2
+        found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
+        return found[0] if found else None

@@ -517,28 +517,6 @@ def test_fuzz_random_strings_never_raise():
         assert mentions_weekend(text) in (True, False)
 
 
-def test_pure_python_distance_matches_rapidfuzz():
-    rng = random.Random(7)
-    for _ in range(3000):
-        a = "".join(rng.choice("abcd") for _ in range(rng.randint(0, 8)))
-        b = "".join(rng.choice("abcd") for _ in range(rng.randint(0, 8)))
-        cutoff = rng.randint(0, 3)
-        assert dates._osa_distance(a, b, cutoff) == dates._distance(a, b, cutoff)
-    assert dates._osa_distance("monady", "monday", 1) == 1  # a swap is one edit
-    assert dates._osa_distance("wendsday", "wednesday", 2) == 2
-
-
-def test_fuzzy_lexicon_without_rapidfuzz(monkeypatch):
-    monkeypatch.setattr(dates, "_distance", dates._osa_distance)
-    monkeypatch.setattr(dates, "_LEX_CACHE", dict(dates._LEX_EXACT))
-    monkeypatch.setattr(dates, "_MONTH_CACHE", dict(dates._MONTH_EXACT))
-    monkeypatch.setattr(dates, "_INTEREST", dict.fromkeys(dates._TRIGGERS, True))
-    assert iso("wednsday") == "2019-10-09"
-    assert iso("thrusdya") == "2019-10-10"
-    assert iso("novmber 5") == "2019-11-05"
-    assert iso("sundry") is None
-
-
 def test_cache_stays_bounded(monkeypatch):
     monkeypatch.setattr(dates, "_CACHE_LIMIT", 50)
     for k in range(500):
