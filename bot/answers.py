@@ -160,9 +160,5 @@ def updates_source(knowledge: Knowledge, at: datetime, board: Board | None) -> s
     return "\n".join(lines)
 
 
-def no_board_info(board: Board) -> str:
-    return f"I have no confirmed information for {board.name}. Check {board.website}"
-
-
 def status_label(status: Status) -> str:
     return STATUS_WORDS.get(status.status, status.status)

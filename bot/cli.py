@@ -76,8 +76,11 @@ def _ask_line(bot, index: int, line: str, default_now: datetime, default_board: 
                 now = parse_time(str(obj["now"]), settings)
         except UsageError as exc:
             return {"error": f"line {index + 1}: {exc}".replace("--now: ", "now: ")}
-        if obj.get("board") or obj.get("user_board"):
-            board = _board_id(bot, str(obj.get("board") or obj.get("user_board")))
+        given = obj.get("board") or obj.get("user_board")
+        if given:
+            board = _board_id(bot, str(given))
+            if board is None:
+                return {"error": f"line {index + 1}: no board matches {given!r}"}
     response = answer_one(bot, index, text, now, board)
     return {
         "intent": response.intent,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -105,7 +105,6 @@ class Turn:
     knowledge: Knowledge  # one snapshot per message: every answer in a reply agrees
     board: Board | None = None
     day: date | None = None
-    extra: dict = field(default_factory=dict)
 
 
 def build_matcher(store: Store, settings: Settings) -> IntentMatcher:

@@ -47,6 +47,7 @@ def test_ask_stdin_one_line_per_input(capsys, db, monkeypatch):
         "{not json",
         json.dumps({"text": "school tmrw?", "now": "2019-10-03T21:40:00-04:00"}),
         json.dumps({"now": NOW}),
+        json.dumps({"text": "hi", "board": "atlantis"}),
     ]
     code, out, _ = run(capsys, "ask", "--db", db, "--json", "--now", NOW, "--board", "yrdsb",
                        stdin="\n".join(lines) + "\n", monkeypatch=monkeypatch)
@@ -59,6 +60,7 @@ def test_ask_stdin_one_line_per_input(capsys, db, monkeypatch):
     assert "not valid JSON" in answers[3]["error"]
     assert (answers[4]["board"], answers[4]["date"]) == ("yrdsb", "2019-10-04")
     assert "needs a \"text\"" in answers[5]["error"]
+    assert "no board matches 'atlantis'" in answers[6]["error"]
 
 
 def test_each_line_is_a_fresh_user(capsys, db, monkeypatch):
