@@ -17,6 +17,7 @@ from bot.text import NearestWord, normalize
 from knowledge.model import Board
 
 _WORD = re.compile(r"[a-z0-9]+")
+_TO = re.compile(r"\b(?:to|into)\b")
 CATHOLIC_WORDS = frozenset({"catholic", "catholique", "separate", "cath"})
 FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise"})
 _NAME_SUFFIXES = (
@@ -116,7 +117,24 @@ class BoardFinder:
         return board_ids[0]
 
     def find(self, text: str) -> BoardMention | None:
-        """The board a normalised message names, or None. `text` must come from normalize()."""
+        """The board a normalised message names, or None. `text` must come from normalize().
+
+        When a second, different board follows "to" ("switch me from peel to
+        halton", "we moved from tdsb to york catholic"), that one is meant.
+        """
+        first = self._find_first(text)
+        if first is None:
+            return None
+        rest = text[first.end :]
+        link = _TO.search(rest)
+        if link is not None:
+            later = self._find_first(rest[link.end() :])
+            if later is not None and later.board_id != first.board_id:
+                offset = first.end + link.end()
+                return BoardMention(later.board_id, later.start + offset, later.end + offset, later.how)
+        return first
+
+    def _find_first(self, text: str) -> BoardMention | None:
         words = _words(text)
         if not words:
             return None

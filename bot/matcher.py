@@ -358,7 +358,7 @@ class IntentMatcher:
         only those are returned: "I read that CUPE served notice. Will the
         after-school program run?" asks about child care, not notice.
         """
-        if len(blanked) < 40:
+        if len(blanked) < 20:
             return []
         questions, others = [], []
         for match in _SENTENCE.finditer(blanked):

@@ -149,6 +149,9 @@ class Store:
         ]
         with self.transaction():
             self.db["boards"].upsert_all(rows, pk="id")
+            # The file is the list of boards: one renamed or removed there goes here too.
+            keep = [row["id"] for row in rows]
+            self.conn.execute(f"DELETE FROM boards WHERE id NOT IN ({', '.join('?' * len(keep))})", keep)
 
     def load_file(self, kfile: KnowledgeFile) -> dict[str, int]:
         """Upsert a validated file's entries by id; loading twice changes nothing."""

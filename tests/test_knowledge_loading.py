@@ -1,3 +1,4 @@
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,11 @@ def test_default_knowledge_loads_once(tmp_path):
     assert ensure_default_knowledge(store, DEFAULTS.boards, DEFAULTS.default) is True
     assert ensure_default_knowledge(store, DEFAULTS.boards, DEFAULTS.default) is False
     assert store.knowledge().board("tdsb").name == "Toronto District School Board"
+
+
+def test_reloading_boards_drops_a_renamed_one(store):
+    boards = load_boards(DEFAULTS.boards)
+    renamed = [dataclasses.replace(b, id="limestone") if b.id == "ldsb" else b for b in boards]
+    store.replace_boards(renamed)
+    ids = set(store.knowledge().boards)
+    assert "limestone" in ids and "ldsb" not in ids

@@ -159,3 +159,16 @@ def test_a_board_alone_sets_the_board(analyse):
 
 def test_a_date_alone_asks_about_school(analyse):
     assert analyse("what about tuesday?").intent == "school_status"
+
+
+@pytest.mark.parametrize(
+    "text, board",
+    [
+        ("switch me from peel to halton", "hdsb"),
+        ("we moved from tdsb to york catholic", "ycdsb"),
+        ("change tdsb to durham please", "ddsb"),
+        ("is peel going to close schools", "pdsb"),  # "to" without a second board
+    ],
+)
+def test_the_board_after_to_is_meant(analyse, text, board):
+    assert analyse(text).board.board_id == board
