@@ -32,6 +32,8 @@ from knowledge.model import (
     WithdrawnService,
 )
 
+# libyaml's C loader when PyYAML has it (its wheels do): ~10x faster, same safe subset.
+_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
 
@@ -57,7 +59,7 @@ def read_yaml(path: str | Path) -> Any:
     except (OSError, UnicodeDecodeError) as exc:
         raise LoadError(str(path), [f"cannot read: {exc}"]) from None
     try:
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_SafeLoader)
     except yaml.YAMLError as exc:
         raise LoadError(str(path), [f"not valid YAML: {exc}"]) from None
 
