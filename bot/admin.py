@@ -234,6 +234,19 @@ class Admin:
     def knowledge(self) -> Knowledge:
         return self.store.knowledge()
 
+    def _board_and_choice(self, tokens: list, rights: Rights, table: dict[str, str], what: str) -> tuple[str, str]:
+        """The board named first and the word after it looked up in `table` ("tdsb reduced ...")."""
+        board_id = self._board(tokens[0].group(0), rights)
+        word = _word(tokens[1].group(0))
+        if word not in table:
+            raise UsageProblem(f"{word!r} is not {what} I know.")
+        return board_id, table[word]
+
+    def _check_length(self, text: str, what: str) -> None:
+        limit = self.settings.limits.status_note_max_chars
+        if len(text) > limit:
+            raise UsageProblem(f"{what} is {len(text):,} characters long; the limit is {limit:,}. Please shorten it.")
+
     def _board(self, token: str, rights: Rights, *, allow_all: bool = True) -> str:
         word = _word(token)
         if word == ALL_BOARDS:
@@ -359,10 +372,7 @@ class Admin:
         tokens = _tokens(argument)
         if len(tokens) < 2:
             raise UsageProblem("Tell me the board, the status and a note.")
-        board_id = self._board(tokens[0].group(0), rights)
-        status = STATUS_WORDS.get(_word(tokens[1].group(0)))
-        if status is None:
-            raise UsageProblem(f"{_word(tokens[1].group(0))!r} is not a status I know.")
+        board_id, status = self._board_and_choice(tokens, rights, STATUS_WORDS, "a status")
         today = msg.time.astimezone(self.bot.tz).date()
         start, until = today, None
         index = 2
@@ -381,9 +391,7 @@ class Admin:
         note = _rest(argument, tokens, index)
         if not note:
             raise UsageProblem("Add a short note in plain words for parents, after the dates.")
-        limit = self.settings.limits.status_note_max_chars
-        if len(note) > limit:
-            raise UsageProblem(f"The note is {len(note):,} characters long; the limit is {limit:,}. Please shorten it.")
+        self._check_length(note, "The note")
         if until is not None and until < start:
             raise UsageProblem(f"'until' ({until}) is before 'from' ({start}).")
         action = {"kind": "status", "board": board_id, "status": status, "start": start.isoformat(),
@@ -440,9 +448,7 @@ class Admin:
         if not sep or not workers.strip() or not service.strip():
             raise UsageProblem("Write the workers, a colon, then the service, e.g. 'Custodians: no extra cleaning'.")
         workers, service = workers.strip(), service.strip()
-        limit = self.settings.limits.status_note_max_chars
-        if len(service) + len(workers) > limit:
-            raise UsageProblem(f"That is {len(service) + len(workers):,} characters long; the limit is {limit:,}.")
+        self._check_length(workers + service, "That")
         action = {"kind": "service", "board": board_id, "phase": phase, "workers": workers, "service": service}
         phase_words = "during work-to-rule" if phase == "work_to_rule" else "in a full strike"
         preview = (f"Preview: add a withdrawn service ({phase_words}), source {self.source_label(rights, board_id)}:\n"
@@ -505,10 +511,7 @@ class Admin:
         tokens = _tokens(argument)
         if len(tokens) < 4:
             raise UsageProblem("Tell me the board (or all), the kind of event, its date and a short text.")
-        board_id = self._board(tokens[0].group(0), rights)
-        kind = EVENT_WORDS.get(_word(tokens[1].group(0)))
-        if kind is None:
-            raise UsageProblem(f"{_word(tokens[1].group(0))!r} is not a kind of event I know.")
+        board_id, kind = self._board_and_choice(tokens, rights, EVENT_WORDS, "a kind of event")
         today = msg.time.astimezone(self.bot.tz).date()
         index = 2
         if _word(tokens[index].group(0)) in ("on", "from"):
@@ -520,9 +523,7 @@ class Admin:
         text = _rest(argument, tokens, index + used)
         if not text:
             raise UsageProblem("Add a short text describing the event.")
-        limit = self.settings.limits.status_note_max_chars
-        if len(text) > limit:
-            raise UsageProblem(f"The text is {len(text):,} characters long; the limit is {limit:,}.")
+        self._check_length(text, "The text")
         action = {"kind": "event", "board": board_id, "event": kind, "day": day.isoformat(), "text": text}
         preview = (f"Preview: add to the timeline ({kind.replace('_', ' ')}), source {self.source_label(rights, board_id)}:\n"
                    f"- {day:%a %b} {day.day}: {text}")
