@@ -262,10 +262,12 @@ _NTH_BAD_NEXT = frozenset((
     "anniversary", "birthday", "inning", "hour", "hours", "percentile", "round", "attempt",
     "try", "class", "row", "street", "st", "ave", "avenue", "person", "kid", "child",
     "student", "teacher", "school", "board", "edition", "generation", "largest", "biggest",
-    "most", "best", "worst", "smallest", "one", "ones", "of", "in", "line", "team", "level",
+    "most", "best", "worst", "smallest", "one", "ones", "of", "line", "team", "level",
     "semester", "term", "strike", "meeting", "session", "offer", "contract", "deal", "bday",
     "b", "consecutive", "straight", "amendment", "reading", "draft", "step",
 ))
+# after "the 7th in": these make it a rank ("the 5th in line", "3rd in the class"), not a day
+_NTH_BAD_AFTER_IN = frozenset(("line", "a", "the", "class", "row", "grade", "my", "his", "her", "our", "their"))
 # words before a bare number that make it a count, a grade or a label, not a day
 _NUM_BAD_PREV = frozenset((
     "grade", "grades", "gr", "grd", "rated", "rating", "score", "scored", "room", "rm", "bus",
@@ -657,6 +659,8 @@ class _Parser:
             return None
         day, k, _ = r
         if self._tok(k) in _NTH_BAD_NEXT:
+            return None
+        if self._tok(k) == "in" and self._tok(k + 1) in _NTH_BAD_AFTER_IN:  # "the 5th in line", not "the 8th in durham"
             return None
         d = _day_of_month(day, self.today)
         return start, k, (d if d is not None else _INVALID)

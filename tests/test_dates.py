@@ -603,3 +603,17 @@ def test_french_weekend_and_ranges():
     assert mentions_weekend("ce week-end")
     assert find_date("samedi ou dimanche", THU) is None
     assert find_date("du lundi au vendredi", THU) is None
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("are schools open on the 8th in durham", "2019-10-08"),
+        ("the 8th in toronto?", "2019-10-08"),
+        ("he was the 5th in line", None),
+        ("she came 3rd in the class", None),
+        ("the 2nd in a row", None),
+    ],
+)
+def test_the_nth_followed_by_in(text, expected):
+    assert iso(text) == expected
