@@ -40,7 +40,7 @@ class KnowledgeSettings:
 
 @dataclass(frozen=True)
 class MatcherSettings:
-    min_confidence: float = 0.4  # below this best score the bot abstains
+    min_confidence: float = 0.35  # below this best score the bot abstains
     min_margin: float = 0.02  # best minus second best intent score; below it the bot abstains
     max_chars: int = 2000  # longer messages are matched on their first max_chars characters
 
