@@ -127,7 +127,7 @@ def _coerce(value: Any, default: Any, where: str) -> Any:
     if isinstance(default, tuple):
         if isinstance(value, str):
             return tuple(item.strip() for item in value.split(";") if item.strip())
-        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        if isinstance(value, (list, tuple)) and all(isinstance(item, str) for item in value):
             return tuple(value)
         raise SettingsError(f"{where}: expected a list of strings, got {value!r}")
     if isinstance(value, str):
@@ -185,7 +185,6 @@ def load_settings(path: str | None = None, environ: Mapping[str, str] | None = N
             raise SettingsError(f"{origin}: [{section}] must be a table of keys")
 
     merged: dict[str, dict[str, Any]] = {name: dict(data.get(name, {})) for name in SECTIONS}
-    env_origin: dict[str, str] = {}
     for var, value in environ.items():
         if not var.startswith(ENV_PREFIX) or var == "SCHOOLBOT_CONFIG":
             continue
@@ -203,13 +202,10 @@ def load_settings(path: str | None = None, environ: Mapping[str, str] | None = N
                 f"environment variable {var}: unknown key {key!r} in [{section}]; "
                 f"known keys: {', '.join(sorted(known))}"
             )
-        merged[section][key] = value
-        env_origin[section] = var
+        default = getattr(_section_class(section)(), key)
+        merged[section][key] = _coerce(value, default, f"environment variable {var}")
 
-    built = {}
-    for section, values in merged.items():
-        where = origin if section not in env_origin else f"{origin} + environment"
-        built[section] = _build_section(section, values, where)
+    built = {name: _build_section(name, values, origin) for name, values in merged.items()}
     settings = Settings(**built, source=origin)
     validate(settings)
     return settings

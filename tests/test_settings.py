@@ -72,3 +72,8 @@ def test_replace_changes_one_key():
     settings = Settings().replace("database", path="x.db")
     assert settings.database.path == "x.db"
     assert settings.matcher == Settings().matcher
+
+
+def test_bad_environment_value_names_the_variable(tmp_path):
+    with pytest.raises(SettingsError, match="environment variable SCHOOLBOT_MATCHER_MIN_MARGIN: expected a number"):
+        load_settings(write(tmp_path, ""), environ={"SCHOOLBOT_MATCHER_MIN_MARGIN": "lots"})
