@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import re
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.messages import ChatKind, Incoming, Reply, SendOutcome, SendStatus
@@ -514,6 +515,30 @@ async def run_discord(bot: Bot, settings: Settings, *, adapter: DiscordAdapter |
         if exc.code == 4004:  # the gateway's "authentication failed"
             raise SettingsError(f"Discord rejected the bot token ({TOKEN_HELP})") from None
         raise
+
+
+@contextlib.asynccontextmanager
+async def open_sender(settings: Settings, store, timeout: float = 60.0) -> AsyncIterator[DiscordSender]:
+    """A DiscordSender on a connected client, for delivering the outbox (DMs need a ready client).
+
+    Login problems raise :class:`SettingsError` with one line, as in ``run_discord``.
+    """
+    adapter = DiscordAdapter(None, settings)
+    adapter.sender.store = store
+    ready = asyncio.Event()
+    runner = asyncio.create_task(run_discord(None, settings, adapter=adapter, on_ready=lambda sender: ready.set()))
+    waiter = asyncio.create_task(ready.wait())
+    try:
+        await asyncio.wait([runner, waiter], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if runner.done():
+            runner.result()  # raises the one-line login error
+        if not ready.is_set():
+            raise SettingsError(f"discord: not connected after {timeout:.0f}s")
+        yield adapter.sender
+    finally:
+        waiter.cancel()
+        runner.cancel()
+        await asyncio.gather(runner, waiter, return_exceptions=True)
 
 
 async def sync_commands(settings: Settings, guild_id: int | None = None) -> list[str]:

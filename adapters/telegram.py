@@ -32,12 +32,13 @@ outcome reported instead of retried (:class:`bot.messages.Sender`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import re
 import secrets
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit
 
@@ -520,6 +521,28 @@ def build_application(settings: Settings) -> Application:
         # workers get SendStatus.RETRY with Telegram's retry_after.
         builder = builder.rate_limiter(AIORateLimiter(overall_max_rate=rate, overall_time_period=1, max_retries=0))
     return builder.build()
+
+
+@contextlib.asynccontextmanager
+async def open_sender(settings: Settings, store: Store) -> AsyncIterator[TelegramSender]:
+    """A TelegramSender on its own client, for delivering the outbox without polling.
+
+    Raises :class:`TelegramStopped` with one line (never the token) when the
+    token is rejected or the Bot API cannot be reached.
+    """
+    t = settings.telegram
+    app = build_application(settings)
+    where = urlsplit(t.base_url).netloc if t.base_url else "api.telegram.org"
+    try:
+        await app.bot.initialize()  # getMe: checks the token
+    except InvalidToken:  # its message quotes the token: not repeated here
+        raise TelegramStopped(f"telegram: the Bot API at {where} rejected the token; check SCHOOLBOT_TELEGRAM_TOKEN") from None
+    except TelegramError as exc:
+        raise TelegramStopped(f"telegram: cannot reach the Bot API at {where}: {_scrub(str(exc), t.token)}") from None
+    try:
+        yield TelegramSender(app.bot, store)
+    finally:
+        await app.bot.shutdown()
 
 
 async def run_telegram(

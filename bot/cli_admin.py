@@ -12,7 +12,7 @@ import asyncio
 import getpass
 import sys
 import time
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
 
@@ -184,71 +184,36 @@ def cmd_deliveries(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------- deliver
-def configured_platforms(settings, wanted: list[str] | None = None) -> list[str]:
-    found = [p for p, token in (("telegram", settings.telegram.token), ("discord", settings.discord.token)) if token.strip()]
-    return [p for p in found if wanted is None or p in wanted]
-
-
-@asynccontextmanager
-async def telegram_sender(settings, store):
-    """A TelegramSender on its own python-telegram-bot Bot (configured token, API server, rate limit)."""
-    from adapters.telegram import TelegramSender, build_application
-
-    app = build_application(settings)
-    await app.bot.initialize()
-    try:
-        yield TelegramSender(app.bot, store)
-    finally:
-        await app.bot.shutdown()
-
-
-@asynccontextmanager
-async def discord_sender(settings, store, timeout: float = 60.0):
-    """A DiscordSender on a client connected to the gateway (DiscordSender needs a ready client)."""
-    from adapters.discord_bot import DiscordAdapter
-
-    adapter = DiscordAdapter(None, settings)
-    adapter.sender.store = store
-    ready = asyncio.Event()
-    adapter.ready_callbacks.append(lambda sender: ready.set())
-    runner = asyncio.create_task(adapter.client.start(settings.discord.token.strip()))
-    waiter = asyncio.create_task(ready.wait())
-    try:
-        await asyncio.wait([runner, waiter], timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if runner.done():
-            runner.result()  # raises the login error
-        if not ready.is_set():
-            raise RuntimeError(f"discord: not connected after {timeout:.0f}s")
-        yield adapter.sender
-    finally:
-        waiter.cancel()
-        await adapter.client.close()
-        runner.cancel()
-        await asyncio.gather(runner, return_exceptions=True)
-
-
 async def _deliver(settings, store, platforms: list[str], once: bool) -> dict:
     from bot.outbox import run_workers
 
     async with AsyncExitStack() as stack:
         senders = []
         for platform in platforms:
-            maker = telegram_sender if platform == "telegram" else discord_sender
-            senders.append(await stack.enter_async_context(maker(settings, store)))
+            if platform == "telegram":
+                from adapters.telegram import open_sender
+            else:
+                from adapters.discord_bot import open_sender
+            senders.append(await stack.enter_async_context(open_sender(settings, store)))
         return await run_workers(store, senders, settings, once=once)
 
 
 def cmd_deliver(args: argparse.Namespace) -> int:
+    from adapters.serve import PlatformStopped, configured_platforms
     from bot.cli import UsageError
     from bot.outbox import Outbox
 
     settings, store = _open(args)
-    senders_for = configured_platforms(settings, args.platform or None)
+    senders_for = [p for p in configured_platforms(settings) if not args.platform or p in args.platform]
     if not senders_for:
         raise UsageError("no platform to deliver to: set [telegram] token or [discord] token in the settings")
     outbox = Outbox(store)
     waiting = [p for p in outbox.pending_platforms() if p not in senders_for]
-    results = asyncio.run(_deliver(settings, store, senders_for, args.once))
+    try:
+        results = asyncio.run(_deliver(settings, store, senders_for, args.once))
+    except PlatformStopped as exc:  # one line, e.g. a rejected token (never the token itself)
+        print(f"schoolbot: {exc}", file=sys.stderr)
+        return 1
     for platform, stats in results.items():
         if stats.busy_with:
             holder = stats.busy_with

@@ -292,9 +292,9 @@ async def test_retry_after_pauses_the_whole_worker(store, settings):
 
 # ------------------------------------------------------- through Telegram
 async def _telegram_sender(settings, store):
-    from bot.cli_admin import telegram_sender
+    from adapters.telegram import open_sender
 
-    return telegram_sender(settings, store)
+    return open_sender(settings, store)
 
 
 async def test_1000_subscribers_through_fake_telegram_with_429s_and_403s(store, settings):
@@ -412,3 +412,21 @@ def test_a_non_admin_through_bot_handle_queues_nothing(bot, store):
     replies = bot.handle(message("/broadcast tdsb hello", user="nobody"))
     assert [r.text for r in replies] == [REFUSAL]
     assert Outbox(store).recent() == []
+
+
+async def test_deliver_with_a_rejected_token_says_so_in_one_line_without_the_token(settings, store):
+    """python-telegram-bot quotes the token in InvalidToken; `deliver` must not pass it on."""
+    from tests.fake_telegram import FakeTelegram
+
+    secret = "123456:SECRET-TOKEN-VALUE"  # not the fake's token: it answers 401
+    async with FakeTelegram() as fake:
+        env = {**os.environ, "SCHOOLBOT_TELEGRAM_TOKEN": secret, "SCHOOLBOT_TELEGRAM_BASE_URL": fake.base_url}
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "deliver", "--once", "--db", settings.database.path,
+            env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 1
+    assert "rejected the token" in err.decode()
+    assert "SECRET" not in (out + err).decode()
+    assert err.decode().strip().count("\n") == 0
