@@ -30,6 +30,7 @@ import logging
 import os
 import random
 import socket
+import sqlite3
 import threading
 import time
 import uuid
@@ -645,9 +646,26 @@ class DeliveryWorker:
         return self.stats
 
     async def _heartbeat(self) -> None:
+        """Keep the lease fresh; stop delivering if it is lost or cannot be renewed.
+
+        A failed renewal (say the database is busy) is retried at the next beat;
+        only when the lease could go stale for another worker to take over does
+        this worker stop, so two workers never deliver the same outbox at once.
+        """
+        failures = 0
         while not self._stop.is_set():
             await asyncio.sleep(HEARTBEAT_SECONDS)
-            if not self.outbox.heartbeat(self.platform, self.token):
+            try:
+                held = self.outbox.heartbeat(self.platform, self.token)
+                failures = 0
+            except sqlite3.Error as exc:
+                failures += 1
+                log.warning("%s: could not renew the outbox lease (%s), attempt %d", self.platform, exc, failures)
+                if failures * HEARTBEAT_SECONDS >= LEASE_STALE_SECONDS / 2:
+                    log.error("%s: the outbox lease could not be renewed; stopping before it goes stale", self.platform)
+                    self.stop()
+                continue
+            if not held:
                 log.error("%s: another worker took over the outbox; stopping", self.platform)
                 self.stop()
 

@@ -430,3 +430,31 @@ async def test_deliver_with_a_rejected_token_says_so_in_one_line_without_the_tok
     assert "rejected the token" in err.decode()
     assert "SECRET" not in (out + err).decode()
     assert err.decode().strip().count("\n") == 0
+
+
+async def test_a_failed_lease_renewal_is_retried_and_a_lasting_one_stops_the_worker(store, settings, monkeypatch):
+    """A worker that can no longer renew its lease must stop before another may take over."""
+    import sqlite3
+
+    from bot import outbox as outbox_module
+
+    monkeypatch.setattr(outbox_module, "HEARTBEAT_SECONDS", 0.01)
+    monkeypatch.setattr(outbox_module, "LEASE_STALE_SECONDS", 0.1)  # stop after 5 failed beats in a row
+    subscribe(store, 3)
+    Outbox(store).create("tdsb", "Hi", "Hi", "test:777")
+    w = worker(store, Scripted(), settings, concurrency=1)
+    renew = w.outbox.heartbeat
+    failures = {"left": 1}
+
+    def flaky(platform, token):  # the database is busy for one beat, then fine
+        if failures["left"]:
+            failures["left"] -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return renew(platform, token)
+
+    monkeypatch.setattr(w.outbox, "heartbeat", flaky)
+    task = asyncio.create_task(w.run())
+    await asyncio.sleep(0.2)
+    assert not task.done()  # one failed beat: still delivering
+    failures["left"] = 10**6  # now it never comes back
+    await asyncio.wait_for(task, 5)  # the worker stops by itself
