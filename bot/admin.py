@@ -557,15 +557,16 @@ class Admin:
             row = self.store.conn.execute(query + " AND id = ?", (int(wanted),)).fetchone()
             if row is None:
                 return f"There is no change #{wanted} left to undo."
-            own = (row[2], row[3]) == (msg.platform, msg.user_id)
-            if not own and not rights.may_manage(row[6]):
-                raise _Denied(f"Sorry, change #{wanted} is for {row[6]}, which you can't act for. Nothing was changed.")
         else:
             row = self.store.conn.execute(
                 query + " AND platform = ? AND user_id = ? ORDER BY id DESC LIMIT 1", (msg.platform, msg.user_id)
             ).fetchone()
             if row is None:
                 return "You have no changes left to undo."
+        # Rights are for boards, not for one's own past changes: someone whose role
+        # for a board was revoked can no longer change it, undo included.
+        if not rights.may_manage(row[6]):
+            raise _Denied(f"Sorry, change #{row[0]} is for {row[6]}, which you can't act for. Nothing was changed.")
         change_id, at, _, _, kind, _entry_id, _board, summary = row
         action = {"kind": "undo", "change": change_id}
         what = "un-end (list as withdrawn again)" if kind == "endservice" else "remove"
@@ -578,8 +579,8 @@ class Admin:
         ).fetchone()
         if row is None or row[5] is not None:
             return "That change was already undone; nothing was changed."
-        kind, entry_id, board, platform, user_id, _ = row
-        if (platform, user_id) != (msg.platform, msg.user_id) and not rights.may_manage(board):
+        kind, entry_id, board, *_ = row
+        if not rights.may_manage(board):
             raise _Denied("Sorry, you can't undo that change. Nothing was changed.")
         entry = self._find_entry(kind, entry_id)
         if entry is None:

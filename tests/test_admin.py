@@ -244,6 +244,17 @@ def test_other_staff_cannot_undo_your_change(store, said):
     assert said("/undo 1", user=ADMIN).startswith("Preview")  # a province admin can
 
 
+def test_a_revoked_board_cannot_be_changed_by_undoing_ones_own_change(store, said):
+    said("/grant test:newbie tdsb,pdsb", user=ADMIN)
+    said("/confirm", user=ADMIN)
+    said("/setstatus tdsb closed: Closed by newbie", user="newbie")
+    said("/confirm", user="newbie")
+    said("/revoke test:newbie tdsb", user=ADMIN)
+    said("/confirm", user=ADMIN)
+    assert "can't act for" in said("/undo", user="newbie")
+    assert "Closed by newbie" in said("is school open today in tdsb?")
+
+
 def test_services_and_events(store, said):
     reply = said("/addservice tdsb work-to-rule Custodians: no extra cleaning of classrooms", user=TDSB_STAFF)
     assert "Preview" in reply
