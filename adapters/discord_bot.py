@@ -56,6 +56,7 @@ MAX_MESSAGE_CHARS = 2000  # Discord's limit for a message's content
 MAX_CHOICES = 25  # Discord's limit for autocomplete choices
 SERVER_ERROR_RETRY_SECONDS = 10.0
 NETWORK_RETRY_SECONDS = 5.0
+TOKEN_RETRY_SECONDS = 60.0  # a rejected token: wait for someone to fix it, never mark recipients failed
 SORRY_TEXT = "Sorry, something went wrong on my side. Please try again in a moment, or use /help."
 TOKEN_HELP = "set SCHOOLBOT_DISCORD_TOKEN or [discord] token in the settings file"
 
@@ -439,6 +440,9 @@ class DiscordSender:
         except discord.RateLimited as exc:  # only when a wait is longer than the client's limit
             return SendOutcome(SendStatus.RETRY, exc.retry_after, "rate limited")
         except discord.HTTPException as exc:
+            if exc.status == 401:  # the token was revoked or rotated: hold the outbox, don't fail it
+                log.error("discord: the bot token is rejected; deliveries wait until it is fixed")
+                return SendOutcome(SendStatus.RETRY, TOKEN_RETRY_SECONDS, "the bot token was rejected")
             if exc.status >= 500 or exc.status == 429:
                 return SendOutcome(SendStatus.RETRY, SERVER_ERROR_RETRY_SECONDS, f"Discord error {exc.status}")
             return SendOutcome(SendStatus.FAILED, detail=f"Discord refused the message: {exc.status} {exc.text}"[:300])

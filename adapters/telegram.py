@@ -94,6 +94,9 @@ _COMMAND = re.compile(r"^\s*/([A-Za-z0-9_]+)(?:@([A-Za-z0-9_]+))?")
 _MANAGE_WORDS = re.compile(r"subscri|/stop\b", re.I)
 
 
+TOKEN_RETRY_SECONDS = 60.0  # a rejected token: wait for someone to fix it, never mark recipients failed
+
+
 class TelegramStopped(PlatformStopped):
     """The Telegram side cannot run: the message is one line for the operator."""
 
@@ -200,8 +203,11 @@ class TelegramSender:
             return SendOutcome(SendStatus.FAILED, detail=str(exc))
         except (TimedOut, NetworkError) as exc:
             return SendOutcome(SendStatus.RETRY, retry_after=NETWORK_RETRY_SECONDS, detail=f"network: {exc}")
-        except TelegramError as exc:  # InvalidToken, Conflict, ...: not something a retry fixes
-            return SendOutcome(SendStatus.FAILED, detail=str(exc))
+        except InvalidToken:  # revoked or rotated: no recipient's fault, so hold the outbox, don't fail it
+            log.error("telegram: the Bot API rejects the token; deliveries wait until it is fixed")
+            return SendOutcome(SendStatus.RETRY, retry_after=TOKEN_RETRY_SECONDS, detail="the bot token was rejected")
+        except TelegramError as exc:
+            return SendOutcome(SendStatus.FAILED, detail=_scrub(str(exc), self.tg.token))
         return SendOutcome(SendStatus.SENT)
 
 

@@ -253,6 +253,10 @@ async def test_sender_maps_errors_to_outcomes(fake, store, tg_settings):
         fake.fail("sendMessage", 400)
         assert (await sender.send_text("777", "again")).status is SendStatus.FAILED
 
+        fake.fail("sendMessage", 401)  # the token was revoked: the outbox waits, nobody is marked failed
+        outcome = await sender.send_text("777", "again")
+        assert outcome.status is SendStatus.RETRY and outcome.retry_after >= 60
+
         fake.fail("sendMessage", 403, chat_ids=["777"])
         outcome = await sender.send_text("777", "Peel: update")
         assert outcome.status is SendStatus.BLOCKED
