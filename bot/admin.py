@@ -634,6 +634,9 @@ class Admin:
         if broadcast_id is None or not claimed.get("ok", False):
             return "That was already confirmed, so nothing more was sent."
         progress = self.outbox.progress(broadcast_id)
+        if progress.total == 0:  # everyone unsubscribed between the preview and now
+            self._set_result(pending_id, f"Broadcast #{broadcast_id} had no recipients.")
+            return f"Broadcast #{broadcast_id} has no recipients left (they unsubscribed since the preview), so nothing was sent."
         notice = ("I'll message you here with the delivered / failed / blocked counts when it's done. "
                   if msg.platform not in UNDELIVERABLE else "")
         result = (f"Broadcast #{broadcast_id} queued for {progress.total:,} recipients; delivery has started. "
@@ -732,6 +735,9 @@ class Admin:
                 return (f"{target} is {configured.describe()} in the settings file; "
                         "remove them there (roles in settings can't be revoked through the bot).")
             return f"{target} has no role granted through the bot; nothing to revoke."
+        if boards and grant["role"] != STAFF:
+            raise UsageProblem(f"{target} is a province admin, not staff for some boards; "
+                               f"/revoke {target} takes the whole role back.")
         action = {"kind": "revoke", "platform": platform, "user_id": user_id, "boards": boards}
         what = f"boards {', '.join(boards)}" if boards else "every role granted through the bot"
         note = f"\n(They keep what the settings file gives them: {configured.describe()}.)" if configured.is_admin else ""

@@ -340,6 +340,21 @@ def test_grant_and_revoke(store, said):
     assert [r["action"] for r in store.audit_rows()] == ["revoke", "grant"]
 
 
+def test_a_board_revoke_never_removes_a_whole_province_grant(store, said):
+    said("/grant test:boss province", user=ADMIN)
+    said("/confirm", user=ADMIN)
+    assert "takes the whole role back" in said("/revoke test:boss tdsb", user=ADMIN)
+    assert said("/setstatus tdsb open: still allowed", user="boss").startswith("Preview")
+
+
+def test_broadcast_whose_recipients_all_left_before_confirm(store, said):
+    store.subscribe("test", "p9", "pdsb", "private", "p9")
+    assert "Preview of a broadcast to 1 recipient" in said("/broadcast pdsb Hello", user=ADMIN)
+    store.unsubscribe("test", "p9")
+    reply = said("/confirm", user=ADMIN)
+    assert "no recipients left" in reply and "message you" not in reply
+
+
 def test_rights_rechecked_at_confirm(store, said):
     said("/grant test:newbie tdsb", user=ADMIN)
     said("/confirm", user=ADMIN)
