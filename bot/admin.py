@@ -141,11 +141,6 @@ def _rest(argument: str, tokens: list[re.Match], index: int) -> str:
     return rest.strip()
 
 
-def _strip_separator(argument: str, tokens: list[re.Match], index: int) -> str:
-    """Like _rest, but a token ending with ':' just before `index` is already consumed."""
-    return _rest(argument, tokens, index)
-
-
 def parse_date_phrase(tokens: list[re.Match], index: int, today: date) -> tuple[date, int] | None:
     """A date made of the next 1-3 tokens ("monday", "oct 7", "the 7th of october"): (day, tokens used)."""
     best = None

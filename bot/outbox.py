@@ -307,9 +307,6 @@ class Outbox:
         return broadcast_id
 
     # ------------------------------------------------------------- reading
-    def _progress(self, row) -> Progress:
-        return Progress(*row)
-
     _COLUMNS = "id, board, created, author, state, total, delivered, failed, blocked, finished, body"
 
     def progress(self, broadcast_id: int) -> Progress | None:
@@ -766,13 +763,6 @@ async def run_workers(store: Store, senders: list[Sender], settings: Settings, *
         for w in workers:
             w.stop()
     return {w.platform: r for w, r in zip(workers, results, strict=False)}
-
-
-def start_workers(store: Store, senders: list[Sender], settings: Settings) -> tuple[list[DeliveryWorker], list[asyncio.Task]]:
-    """For `schoolbot serve`: start a worker per running platform; stop them with worker.stop()."""
-    workers = [DeliveryWorker(store, sender, settings) for sender in senders]
-    tasks = [asyncio.create_task(w.run(), name=f"delivery-{w.platform}") for w in workers]
-    return workers, tasks
 
 
 async def run_delivery(store: Store, settings: Settings, senders: dict[str, Sender], stop: asyncio.Event) -> None:

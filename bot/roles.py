@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.messages import ChatKind, Incoming
+from bot.messages import Incoming
 from bot.settings import Settings, SettingsError, parse_board_staff, parse_user_ref
 from knowledge.model import ALL_BOARDS
 from knowledge.store import Store, utcnow
@@ -48,11 +48,6 @@ class Rights:
     user_id: str
     province: bool = False
     boards: frozenset[str] = field(default_factory=frozenset)
-    from_settings: bool = False  # some of these rights come from the settings file
-
-    @property
-    def who(self) -> str:
-        return f"{self.platform}:{self.user_id}"
 
     @property
     def is_admin(self) -> bool:
@@ -71,11 +66,6 @@ class Rights:
         if self.boards:
             return "board staff for " + ", ".join(sorted(self.boards))
         return "no admin role"
-
-
-def is_community_admin(msg: Incoming) -> bool:
-    """A group's own administrator, as the platform reports it (never from a name)."""
-    return msg.chat_kind == ChatKind.GROUP and msg.group_admin
 
 
 def ensure_tables(store: Store) -> None:
@@ -102,14 +92,13 @@ class Roles:
         key = (platform.lower(), str(user_id))
         province = key in self.province_admins
         boards = set(self.staff.get(key, ()))
-        from_settings = province or bool(boards)
         grant = self.grant_of(*key)
         if grant is not None:
             if grant["role"] == PROVINCE:
                 province = True
             else:
                 boards.update(grant["boards"])
-        return Rights(key[0], key[1], province, frozenset(boards), from_settings)
+        return Rights(key[0], key[1], province, frozenset(boards))
 
     def rights_of(self, msg: Incoming) -> Rights:
         """Rights of the sender of a message: by platform and user id only."""
@@ -117,7 +106,7 @@ class Roles:
 
     def settings_rights(self, platform: str, user_id: str) -> Rights:
         key = (platform.lower(), str(user_id))
-        return Rights(key[0], key[1], key in self.province_admins, frozenset(self.staff.get(key, ())), True)
+        return Rights(key[0], key[1], key in self.province_admins, frozenset(self.staff.get(key, ())))
 
     def grant_of(self, platform: str, user_id: str) -> dict | None:
         row = self.store.conn.execute(
@@ -127,15 +116,6 @@ class Roles:
         if row is None:
             return None
         return {"role": row[0], "boards": json.loads(row[1]), "granted_by": row[2], "at": row[3]}
-
-    def grants(self) -> list[dict]:
-        rows = self.store.conn.execute(
-            "SELECT platform, user_id, role, boards, granted_by, at FROM role_grants ORDER BY platform, user_id"
-        ).fetchall()
-        return [
-            {"user": f"{r[0]}:{r[1]}", "role": r[2], "boards": json.loads(r[3]), "granted_by": r[4], "at": r[5]}
-            for r in rows
-        ]
 
     # -------------------------------------------------------------- changes
     def grant(self, platform: str, user_id: str, role: str, boards: list[str], by: str,
