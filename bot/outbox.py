@@ -35,8 +35,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -216,17 +215,9 @@ class Outbox:
                 self.conn.execute(statement)
         self._texts: dict[int, str] = {}
 
-    @contextmanager
-    def transaction(self) -> Iterator:
-        """BEGIN IMMEDIATE .. COMMIT without marking the knowledge changed (deliveries are not knowledge)."""
-        with self.store.lock:
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
+    def transaction(self):
+        """A write transaction that does not mark the knowledge changed (deliveries are not knowledge)."""
+        return self.store.transaction(knowledge=False)
 
     # ------------------------------------------------------------ creating
     @staticmethod

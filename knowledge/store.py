@@ -15,6 +15,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -135,8 +136,23 @@ class Store:
         """Note a knowledge write made through this connection."""
         self._writes += 1
 
-    def transaction(self) -> Iterator[None]:
-        return _Transaction(self)
+    @contextmanager
+    def transaction(self, *, knowledge: bool = True) -> Iterator[sqlite3.Connection]:
+        """BEGIN IMMEDIATE .. COMMIT (ROLLBACK on error), holding the store's lock.
+
+        `knowledge=False` for writes that are not knowledge (question log,
+        deliveries), so they don't make the next answer rebuild the snapshot.
+        """
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+            if knowledge:
+                self.changed()
 
     # ------------------------------------------------------------- knowledge
     def is_empty(self) -> bool:
@@ -345,29 +361,10 @@ class Store:
             rows, self._questions = self._questions, []
             self._questions_flushed = time.monotonic()
             if rows:
-                with self.transaction():
+                with self.transaction(knowledge=False):
                     self.conn.executemany(
                         "INSERT INTO question_log (at, day, platform, intent, board, text) VALUES (?, ?, ?, ?, ?, ?)", rows
                     )
-
-
-class _Transaction:
-    def __init__(self, store: Store):
-        self.store = store
-
-    def __enter__(self) -> None:
-        self.store.lock.acquire()
-        self.store.conn.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type, exc, tb) -> None:
-        try:
-            if exc_type is None:
-                self.store.conn.execute("COMMIT")
-                self.store.changed()
-            else:
-                self.store.conn.execute("ROLLBACK")
-        finally:
-            self.store.lock.release()
 
 
 def _use_wal(conn: sqlite3.Connection, attempts: int = 50) -> None:
