@@ -47,7 +47,6 @@ if TYPE_CHECKING:  # only for annotations; never imported at run time from here
 
     from bot.core import Bot
     from knowledge.model import Board
-    from knowledge.store import Store
 
 log = logging.getLogger("schoolbot.discord")
 
@@ -170,8 +169,7 @@ class DiscordAdapter:
         self.client.on_message = self.on_message
         self.client.on_ready = self.on_ready
         self.client.setup_hook = self.setup_hook
-        store = bot.store if bot is not None else None
-        self.sender = DiscordSender(self.client, store, settings.discord.dm_pace_seconds)
+        self.sender = DiscordSender(self.client, settings.discord.dm_pace_seconds)
         self.ready_callbacks: list[Callable[[DiscordSender], Awaitable[None] | None]] = []
 
     # ------------------------------------------------------------- lifecycle
@@ -403,9 +401,8 @@ class DiscordSender:
 
     platform = PLATFORM
 
-    def __init__(self, client: discord.Client, store: Store | None, dm_pace_seconds: float = 1.0):
+    def __init__(self, client: discord.Client, dm_pace_seconds: float = 1.0):
         self.client = client
-        self.store = store
         self.dm_pace_seconds = max(0.0, float(dm_pace_seconds))
         self._dm_lock = asyncio.Lock()
         self._next_dm_at = 0.0
@@ -472,13 +469,9 @@ class DiscordSender:
                     self._progress[key] = index
                 raise
 
-    def _blocked(self, chat_id: str, exc: Exception) -> SendOutcome:
-        if self.store is not None:
-            try:
-                self.store.mark_blocked(PLATFORM, chat_id)
-            except Exception:
-                log.exception("could not mark %s blocked", chat_id)
-        return SendOutcome(SendStatus.BLOCKED, detail=str(exc)[:300])
+    @staticmethod
+    def _blocked(chat_id: str, exc: Exception) -> SendOutcome:
+        return SendOutcome(SendStatus.BLOCKED, detail=f"{chat_id}: {exc}"[:300])
 
 
 # ---------------------------------------------------------------- running it
@@ -522,13 +515,12 @@ async def run_discord(bot: Bot, settings: Settings, *, adapter: DiscordAdapter |
 
 
 @contextlib.asynccontextmanager
-async def open_sender(settings: Settings, store, timeout: float = 60.0) -> AsyncIterator[DiscordSender]:
+async def open_sender(settings: Settings, timeout: float = 60.0) -> AsyncIterator[DiscordSender]:
     """A DiscordSender on a connected client, for delivering the outbox (DMs need a ready client).
 
     Login problems raise :class:`SettingsError` with one line, as in ``run_discord``.
     """
     adapter = DiscordAdapter(None, settings)
-    adapter.sender.store = store
     ready = asyncio.Event()
     runner = asyncio.create_task(run_discord(None, settings, adapter=adapter, on_ready=lambda sender: ready.set()))
     waiter = asyncio.create_task(ready.wait())

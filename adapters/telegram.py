@@ -170,9 +170,8 @@ class TelegramSender:
 
     platform = PLATFORM
 
-    def __init__(self, tg_bot, store: Store | None = None):
+    def __init__(self, tg_bot):
         self.tg = tg_bot
-        self.store = store
 
     async def send_text(self, chat_id: str, text: str) -> SendOutcome:
         text = plain(text)
@@ -192,8 +191,6 @@ class TelegramSender:
                 chat_id=chat_id, text=text, link_preview_options=LinkPreviewOptions(is_disabled=True), **extra
             )
         except Forbidden as exc:  # blocked by the user, kicked from the group, deactivated user
-            stopped = self.store.mark_blocked(PLATFORM, str(chat_id)) if self.store is not None else 0
-            log.info("telegram chat %s refuses messages (%s); %d subscription(s) made inactive", chat_id, exc, stopped)
             return SendOutcome(SendStatus.BLOCKED, detail=str(exc))
         except RetryAfter as exc:
             return SendOutcome(SendStatus.RETRY, retry_after=_retry_seconds(exc), detail=f"flood control: {exc}")
@@ -220,7 +217,7 @@ class TelegramAdapter:
         self.app = application
         self.tg = application.bot
         self.store: Store = bot.store
-        self.sender = TelegramSender(self.tg, self.store)
+        self.sender = TelegramSender(self.tg)
         self.send_attempts = send_attempts
         self.bot_id = 0
         self.username = ""
@@ -302,7 +299,7 @@ class TelegramAdapter:
     def _membership_changed(self, update: Update) -> None:
         change = update.my_chat_member
         if change.new_chat_member.status in (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT):
-            stopped = self.store.mark_blocked(PLATFORM, str(change.chat.id))
+            stopped = self.bot.chat_unreachable(PLATFORM, str(change.chat.id))
             log.info("telegram: removed from or blocked in chat %s; %d subscription(s) made inactive",
                      change.chat.id, stopped)
 
@@ -392,6 +389,8 @@ class TelegramAdapter:
                 if outcome.status is not SendStatus.SENT:
                     log.warning("telegram: reply to chat %s not delivered (%s): %s",
                                 reply.chat_id, outcome.status.value, outcome.detail)
+                    if outcome.status is SendStatus.BLOCKED:
+                        self.bot.chat_unreachable(PLATFORM, str(reply.chat_id))
                     return
 
     async def send_reply(self, chat_id: str, text: str, **extra) -> SendOutcome:
@@ -530,7 +529,7 @@ def build_application(settings: Settings) -> Application:
 
 
 @contextlib.asynccontextmanager
-async def open_sender(settings: Settings, store: Store) -> AsyncIterator[TelegramSender]:
+async def open_sender(settings: Settings) -> AsyncIterator[TelegramSender]:
     """A TelegramSender on its own client, for delivering the outbox without polling.
 
     Raises :class:`TelegramStopped` with one line (never the token) when the
@@ -546,7 +545,7 @@ async def open_sender(settings: Settings, store: Store) -> AsyncIterator[Telegra
     except TelegramError as exc:
         raise TelegramStopped(f"telegram: cannot reach the Bot API at {where}: {_scrub(str(exc), t.token)}") from None
     try:
-        yield TelegramSender(app.bot, store)
+        yield TelegramSender(app.bot)
     finally:
         await app.bot.shutdown()
 

@@ -143,6 +143,11 @@ class Bot:
         self.commands: dict[str, CommandHandler] = {"whoami": _whoami}
 
     # ------------------------------------------------------------ entry point
+    def chat_unreachable(self, platform: str, chat_id: str) -> int:
+        """A platform reports that a chat takes no more messages (the user blocked the bot, the bot
+        was removed, DMs closed): its subscriptions stop. Returns how many."""
+        return self.store.mark_blocked(platform, chat_id)
+
     def handle(self, msg: Incoming) -> list[Reply]:
         """Answer one message. Never raises: a failure becomes a polite reply and a log line."""
         return self.respond(msg).replies

@@ -294,7 +294,7 @@ async def test_retry_after_pauses_the_whole_worker(store, settings):
 async def _telegram_sender(settings, store):
     from adapters.telegram import open_sender
 
-    return open_sender(settings, store)
+    return open_sender(settings)
 
 
 async def test_1000_subscribers_through_fake_telegram_with_429s_and_403s(store, settings):

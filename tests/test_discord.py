@@ -429,22 +429,31 @@ async def test_sender_delivers_to_a_subscribed_channel_and_a_dm(adapter, fake, w
     assert all(s.content == text and s.allowed_mentions == NO_PINGS for s in fake.sent)
 
 
-async def test_sender_marks_closed_dms_blocked(adapter, fake, world, store):
+async def _broadcast_through(sender, store, settings, board: str) -> None:
+    """A broadcast delivered by the real worker through the adapter's sender."""
+    from bot.outbox import DeliveryWorker, Outbox
+
+    Outbox(store).create(board, "update", "update", "test:1")
+    await DeliveryWorker(store, sender, settings, poll_interval=0.01, base_backoff=0.01).run(once=True)
+
+
+async def test_closed_dms_make_the_subscription_inactive(adapter, fake, world, store, settings):
     _, parent, _, _ = world
     chat = f"dm:{parent.id}"
     store.subscribe("discord", chat, "tdsb", "private", str(parent.id))
     fake.closed_dms.add(parent.id)
-    outcome = await adapter.sender.send_text(chat, "update")
-    assert outcome.status == SendStatus.BLOCKED
+    assert (await adapter.sender.send_text(chat, "update")).status == SendStatus.BLOCKED  # the sender reports
+    assert store.subscriptions_of("discord", chat) == ["tdsb"]  # ...and decides nothing
+    await _broadcast_through(adapter.sender, store, settings, "tdsb")
     assert store.subscriptions_of("discord", chat) == []
 
 
-async def test_sender_marks_a_channel_it_may_no_longer_post_in_blocked(adapter, fake, world, store):
+async def test_a_channel_it_may_no_longer_post_in_is_made_inactive(adapter, fake, world, store, settings):
     guild, _, _, _ = world
     chat = f"channel:{guild.channel_id('announcements')}"
     store.subscribe("discord", chat, "all", "group", "1")
     fake.failures[guild.channel_id("announcements")] = Failure(403, 50001, "Missing Access")
-    assert (await adapter.sender.send_text(chat, "update")).status == SendStatus.BLOCKED
+    await _broadcast_through(adapter.sender, store, settings, "all")
     assert store.subscriptions_of("discord", chat) == []
 
 

@@ -240,7 +240,7 @@ async def test_sender_maps_errors_to_outcomes(fake, store, tg_settings):
     app = build_application(tg_settings)
     await app.initialize()
     try:
-        sender = TelegramSender(app.bot, store)
+        sender = TelegramSender(app.bot)
         assert (await sender.send_text("777", "Peel: schools open tomorrow.")).status is SendStatus.SENT
 
         fake.fail("sendMessage", 429, retry_after=3)
@@ -259,10 +259,8 @@ async def test_sender_maps_errors_to_outcomes(fake, store, tg_settings):
 
         fake.fail("sendMessage", 403, chat_ids=["777"])
         outcome = await sender.send_text("777", "Peel: update")
-        assert outcome.status is SendStatus.BLOCKED
-        assert store.subscriptions_of("telegram", "777") == []  # marked inactive, not retried
-        assert store.subscriptions_of("telegram", "778") == ["all"]  # others untouched
-        assert store.subscribers("pdsb") == [("telegram", "778")]
+        assert outcome.status is SendStatus.BLOCKED  # reported only: the worker or the core decides
+        assert store.subscriptions_of("telegram", "777") == ["pdsb"]
 
         long = ("A sentence that goes on. " * 300).strip()
         assert (await sender.send_text("778", long)).status is SendStatus.SENT
@@ -270,6 +268,20 @@ async def test_sender_maps_errors_to_outcomes(fake, store, tg_settings):
         assert all("parse_mode" not in p for p in fake.sent())
     finally:
         await app.shutdown()
+
+
+async def test_a_reply_refused_with_403_stops_that_chats_subscriptions(fake, bot, store, tg_settings):
+    async with running(bot, tg_settings, fake):
+        await answered(fake, fake.private("/subscribe all", user_id=PARENT), PARENT)
+        store.subscribe("telegram", "4242", "pdsb", "private", "4242")
+        fake.fail("sendMessage", 403, chat_ids=[str(PARENT)], times=5)
+        fake.private("is school open monday in peel?", user_id=PARENT)
+        for _ in range(200):
+            if not store.subscriptions_of("telegram", str(PARENT)):
+                break
+            await asyncio.sleep(0.02)
+    assert store.subscriptions_of("telegram", str(PARENT)) == []
+    assert store.subscriptions_of("telegram", "4242") == ["pdsb"]  # others untouched
 
 
 async def test_user_blocking_the_bot_marks_subscriptions_inactive(fake, bot, store, tg_settings):
