@@ -669,7 +669,8 @@ class Admin:
             days = max(1, min(60, int(argument or 7)))
         except ValueError:
             raise UsageProblem(f"{argument!r} is not a number of days.") from None
-        return stats_text(self.store, msg.time.astimezone(self.bot.tz).date(), days)
+        boards = None if rights.province else rights.boards
+        return stats_text(self.store, msg.time.astimezone(self.bot.tz).date(), days, boards=boards)
 
     # --------------------------------------------------------- grant/revoke
     def cmd_grant(self, msg: Incoming, rights: Rights, argument: str) -> str:
@@ -773,14 +774,21 @@ def format_audit(row: dict) -> str:
     return f"#{row['id']} {at} {who} {row['action']} {row['target']}: before {before} -> after {after}"
 
 
-def stats_text(store, today: date, days: int = 7, top: int = 10) -> str:
+def stats_text(store, today: date, days: int = 7, top: int = 10, boards: frozenset[str] | None = None) -> str:
+    """Questions per intent per day and the most frequent unanswered ones; only `boards` when given."""
     since = (today - timedelta(days=days - 1)).isoformat()
     store.flush_questions()  # the log is written in batches
+    scope, args = "", ()
+    if boards is not None:  # board staff see their boards' questions, not every parent's
+        scope = f" AND board IN ({', '.join('?' * len(boards))})"
+        args = tuple(sorted(boards))
     rows = store.conn.execute(
-        "SELECT day, intent, COUNT(*) FROM question_log WHERE day >= ? GROUP BY day, intent ORDER BY day, COUNT(*) DESC",
-        (since,),
+        f"SELECT day, intent, COUNT(*) FROM question_log WHERE day >= ?{scope} GROUP BY day, intent "
+        "ORDER BY day, COUNT(*) DESC",
+        (since, *args),
     ).fetchall()
-    lines = [f"Questions per intent per day (last {days} days):"]
+    where = f" for {', '.join(sorted(boards))}" if boards is not None else ""
+    lines = [f"Questions per intent per day{where} (last {days} days):"]
     if not rows:
         lines.append("  none yet")
     by_day: dict[str, list[str]] = {}
@@ -789,9 +797,9 @@ def stats_text(store, today: date, days: int = 7, top: int = 10) -> str:
     for day, parts in by_day.items():
         lines.append(f"  {day}: " + ", ".join(parts))
     unanswered = store.conn.execute(
-        "SELECT lower(trim(text)) AS q, COUNT(*) AS n FROM question_log WHERE day >= ? AND intent = 'unknown' "
-        "AND text NOT LIKE '/%' GROUP BY q ORDER BY n DESC, q LIMIT ?",
-        (since, top),
+        f"SELECT lower(trim(text)) AS q, COUNT(*) AS n FROM question_log WHERE day >= ?{scope} "
+        "AND intent = 'unknown' AND text NOT LIKE '/%' GROUP BY q ORDER BY n DESC, q LIMIT ?",
+        (since, *args, top),
     ).fetchall()
     lines.append("Most frequent questions I could not answer:")
     if not unanswered:

@@ -386,9 +386,12 @@ def test_stats(said):
     said("is school open tomorrow in peel?")
     said("blorp zingle wibble")
     said("Blorp zingle wibble ", user="p2")
-    stats = said("/stats", user=TDSB_STAFF)
+    stats = said("/stats", user=ADMIN)  # a province admin sees every board
     assert "2019-10-03: school_status 2" in stats
     assert "2x blorp zingle wibble" in stats
+    own = said("/stats", user=TDSB_STAFF)  # board staff see their boards' questions only
+    assert "for tdsb" in own and "2019-10-03: school_status 1" in own
+    assert "blorp" not in own
 
 
 def test_admin_help_and_whoami(said):
