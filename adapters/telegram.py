@@ -194,8 +194,10 @@ class TelegramSender:
             return SendOutcome(SendStatus.BLOCKED, detail=str(exc))
         except RetryAfter as exc:
             return SendOutcome(SendStatus.RETRY, retry_after=_retry_seconds(exc), detail=f"flood control: {exc}")
-        except ChatMigrated as exc:
-            return SendOutcome(SendStatus.FAILED, detail=f"the group moved to chat {exc.new_chat_id}")
+        except ChatMigrated as exc:  # the group became a supergroup: deliver there
+            if str(exc.new_chat_id) == str(chat_id):
+                return SendOutcome(SendStatus.FAILED, detail="the chat reports it moved to itself")
+            return await self.send_chunk(str(exc.new_chat_id), text, **extra)
         except BadRequest as exc:  # a subclass of NetworkError, so it must come first
             return SendOutcome(SendStatus.FAILED, detail=str(exc))
         except (TimedOut, NetworkError) as exc:
@@ -285,6 +287,11 @@ class TelegramAdapter:
             self._membership_changed(update)
             return
         message = update.message
+        if message is not None and message.migrate_to_chat_id:  # the group became a supergroup
+            moved = self.bot.chat_moved(PLATFORM, str(message.chat.id), str(message.migrate_to_chat_id))
+            log.info("telegram: group %s is now %s; %d subscription(s) moved",
+                     message.chat.id, message.migrate_to_chat_id, moved)
+            return
         if message is None:
             # edited messages, channel posts and other kinds: nothing to answer
             log.debug("telegram update %s: nothing to answer (%s)", update.update_id, _update_kind(update))

@@ -148,6 +148,10 @@ class Bot:
         was removed, DMs closed): its subscriptions stop. Returns how many."""
         return self.store.mark_blocked(platform, chat_id)
 
+    def chat_moved(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
+        """A platform reports that a chat now has another id: its subscriptions follow. Returns how many."""
+        return self.store.move_chat(platform, old_chat_id, new_chat_id)
+
     def handle(self, msg: Incoming) -> list[Reply]:
         """Answer one message. Never raises: a failure becomes a polite reply and a log line."""
         return self.respond(msg).replies

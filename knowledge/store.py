@@ -310,6 +310,20 @@ class Store:
             )
         ]
 
+    def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
+        """A chat got a new id (a Telegram group upgraded to a supergroup): its subscriptions follow."""
+        with self.transaction(knowledge=False):
+            self.conn.execute(  # boards the new id already has keep that row
+                "DELETE FROM subscriptions WHERE platform = ? AND chat_id = ? AND board IN "
+                "(SELECT board FROM subscriptions WHERE platform = ? AND chat_id = ?)",
+                (platform, old_chat_id, platform, new_chat_id),
+            )
+            cur = self.conn.execute(
+                "UPDATE subscriptions SET chat_id = ?, updated = ? WHERE platform = ? AND chat_id = ?",
+                (new_chat_id, _iso(utcnow()), platform, old_chat_id),
+            )
+        return cur.rowcount
+
     def mark_blocked(self, platform: str, chat_id: str) -> int:
         """The recipient blocked the bot: make all its subscriptions inactive."""
         with self.lock:

@@ -76,6 +76,7 @@ class Failure:
     chat_ids: set[str] | None = None
     description: str | None = None
     result: Any = _MISSING
+    migrate_to: int | None = None  # 400 "group chat was upgraded to a supergroup chat"
 
     def matches(self, method: str, params: dict) -> bool:
         if self.times <= 0 or method != self.method:
@@ -264,16 +265,17 @@ class FakeTelegram:
     # -------------------------------------------------------- failure control
     def fail(self, method: str, status: int, *, times: int = 1, retry_after: float | None = None,
              chat_ids: Iterable[str | int] | None = None, description: str | None = None,
-             result: Any = _MISSING) -> None:
+             result: Any = _MISSING, migrate_to: int | None = None) -> None:
         """Answer the next `times` calls of `method` (to these chats) with an error.
 
         status 429 sends parameters.retry_after; status 200 with `result`
-        answers ok with that (possibly malformed) result instead.
+        answers ok with that (possibly malformed) result instead; `migrate_to`
+        answers that the group became that supergroup.
         """
         if status == 429 and retry_after is None:
             retry_after = 1
         ids = {str(c) for c in chat_ids} if chat_ids is not None else None
-        self.failures.append(Failure(method, status, times, retry_after, ids, description, result))
+        self.failures.append(Failure(method, status, times, retry_after, ids, description, result, migrate_to))
 
     def set_member(self, chat_id: int | str, user_id: int | str, status: str) -> None:
         """status: creator, administrator, member, restricted, left or kicked."""
@@ -364,7 +366,7 @@ class FakeTelegram:
                 failure.times -= 1
                 if failure.status == 200:
                     return web.json_response({"ok": True, "result": failure.result})
-                return _error(failure.status, failure.description, failure.retry_after)
+                return _error(failure.status, failure.description, failure.retry_after, failure.migrate_to)
         handler = getattr(self, "_api_" + method, None)
         if handler is None:
             return _error(404)
@@ -524,11 +526,15 @@ class _ApiError(Exception):
         self.description = description
 
 
-def _error(status: int, description: str | None = None, retry_after: float | None = None) -> web.Response:
+def _error(status: int, description: str | None = None, retry_after: float | None = None,
+           migrate_to: int | None = None) -> web.Response:
     text = description or _DESCRIPTIONS.get(status, "Error").format(retry_after=retry_after)
     body: dict[str, Any] = {"ok": False, "error_code": status, "description": text}
     if retry_after is not None:
         body["parameters"] = {"retry_after": retry_after}
+    if migrate_to is not None:
+        body["description"] = description or "Bad Request: group chat was upgraded to a supergroup chat"
+        body["parameters"] = {"migrate_to_chat_id": migrate_to}
     return web.json_response(body, status=status)
 
 

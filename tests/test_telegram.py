@@ -498,3 +498,31 @@ async def test_loading_the_cli_does_not_import_platform_libraries():
     out, err = await proc.communicate()
     assert proc.returncode == 0, err.decode()
     assert out.decode().strip() == "[]"
+
+
+async def test_a_group_upgraded_to_a_supergroup_keeps_its_subscriptions(fake, bot, store, tg_settings):
+    """Telegram gives a growing group a new id; the bot follows it, both ways it can learn of it."""
+    old, new = "-4001", "-1004001"
+    store.subscribe("telegram", old, "tdsb", "group", "1")
+
+    # 1. The migration service message moves the subscriptions.
+    async with running(bot, tg_settings, fake):
+        update = fake.add_update({"message": fake.message(None, chat_id=int(old), user_id=2001, chat_type="group",
+                                                          migrate_to_chat_id=int(new))})
+        for _ in range(200):
+            if fake.confirmed(update["update_id"]):
+                break
+            await asyncio.sleep(0.02)
+    assert store.subscriptions_of("telegram", old) == []
+    assert store.subscriptions_of("telegram", new) == ["tdsb"]
+
+    # 2. A send to the old id (the message was missed) is delivered to the new one.
+    app = build_application(tg_settings)
+    await app.initialize()
+    try:
+        fake.fail("sendMessage", 400, chat_ids=[old], migrate_to=int(new))
+        outcome = await TelegramSender(app.bot).send_text(old, "Official update")
+    finally:
+        await app.shutdown()
+    assert outcome.status is SendStatus.SENT
+    assert fake.sent_texts(new)[-1] == "Official update"
