@@ -51,6 +51,7 @@ UNDELIVERABLE = frozenset({"console", "cli"})
 LEASE_STALE_SECONDS = 30.0  # another host's worker is gone when its heartbeat is this old
 LEASE_STALE_LOCAL_SECONDS = 300.0  # same host: the pid is checked; this catches pid reuse
 HEARTBEAT_SECONDS = 5.0
+SETTLE_ATTEMPTS = 5  # tries to record a send's outcome before the worker stops
 SEND_TIMEOUT_SECONDS = 60.0
 
 _SCHEMA = [
@@ -718,6 +719,21 @@ class DeliveryWorker:
             log.warning("%s: sending to %s raised %r", self.platform, job.chat_id, exc)
             outcome = SendOutcome(SendStatus.RETRY, 0.0, f"error: {exc!r}")
         self.stats.outcomes[outcome.status.value] = self.stats.outcomes.get(outcome.status.value, 0) + 1
+        for attempt in range(SETTLE_ATTEMPTS):
+            try:
+                self._settle(job, outcome)
+                return
+            except sqlite3.Error as exc:  # the database is busy: the send happened, so keep trying to record it
+                log.warning("%s: could not record the delivery to %s (%s), attempt %d",
+                            self.platform, job.chat_id, exc, attempt + 1)
+                await asyncio.sleep(0.1 * 2**attempt)
+        # Still not recorded: stop cleanly and let the other sends in flight finish; the row stays
+        # 'sending' and is sent again after a restart, within the concurrency bound.
+        log.error("%s: could not record a delivery; stopping the worker", self.platform)
+        self.stop()
+
+    def _settle(self, job: Job, outcome: SendOutcome) -> None:
+        """Record what happened to one send (all bookkeeping after the send itself)."""
         if outcome.status == SendStatus.SENT:
             self.outbox.finish(job, self.token, "sent")
             if job.kind == "message":

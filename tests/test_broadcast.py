@@ -458,3 +458,45 @@ async def test_a_failed_lease_renewal_is_retried_and_a_lasting_one_stops_the_wor
     assert not task.done()  # one failed beat: still delivering
     failures["left"] = 10**6  # now it never comes back
     await asyncio.wait_for(task, 5)  # the worker stops by itself
+
+
+async def test_a_database_hiccup_after_a_send_is_retried_not_a_teardown(store, settings, monkeypatch):
+    """Recording a send's outcome can meet a busy database; the others in flight must not be torn down."""
+    import sqlite3
+
+    chats = subscribe(store, 20)
+    outbox = Outbox(store)
+    broadcast = outbox.create("tdsb", "Hi", "Hi", "test:777")
+    sender = Scripted(delay=0.01)
+    w = worker(store, sender, settings, concurrency=4)
+    finish = w.outbox.finish
+    hiccups = {"left": 2}
+
+    def busy_sometimes(*args, **kwargs):
+        if hiccups["left"]:
+            hiccups["left"] -= 1
+            raise sqlite3.OperationalError("database is locked")
+        return finish(*args, **kwargs)
+
+    monkeypatch.setattr(w.outbox, "finish", busy_sometimes)
+    stats = await asyncio.wait_for(w.run(once=True), 30)
+    assert sorted(sender.received()) == sorted(chats)
+    assert all(n == 1 for n in sender.received().values())  # nobody twice
+    assert stats.sent == 20 and outbox.progress(broadcast).delivered == 20
+
+
+async def test_a_lasting_database_failure_stops_the_worker_cleanly(store, settings, monkeypatch):
+    import sqlite3
+
+    from bot import outbox as outbox_module
+
+    monkeypatch.setattr(outbox_module, "SETTLE_ATTEMPTS", 2)
+    subscribe(store, 5)
+    Outbox(store).create("tdsb", "Hi", "Hi", "test:777")
+    w = worker(store, Scripted(), settings, concurrency=1)
+
+    def always_busy(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(w.outbox, "finish", always_busy)
+    await asyncio.wait_for(w.run(), 10)  # returns (stopped), does not raise
