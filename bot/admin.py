@@ -24,7 +24,7 @@ from datetime import date, datetime, timedelta
 from bot import answers
 from bot.dates import describe_day, find_date
 from bot.messages import ChatKind, Incoming, Reply
-from bot.outbox import UNDELIVERABLE, BroadcastError, Outbox, broadcast_text, check_broadcast
+from bot.outbox import UNDELIVERABLE, BroadcastError, Outbox, board_title, broadcast_text, check_broadcast
 from bot.roles import PROVINCE, STAFF, Rights, Roles, parse_user
 from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
 from knowledge.snapshot import Knowledge
@@ -260,10 +260,7 @@ class Admin:
         return board_id
 
     def board_name(self, board_id: str) -> str:
-        if board_id == ALL_BOARDS:
-            return "all Ontario school boards"
-        board = self.knowledge().board(board_id)
-        return f"{board.name} ({board.id.upper()})" if board else board_id
+        return board_title(self.knowledge(), board_id)
 
     @staticmethod
     def source_label(rights: Rights, board_id: str) -> str:
@@ -368,7 +365,7 @@ class Admin:
         if len(tokens) < 2:
             raise UsageProblem("Tell me the board, the status and a note.")
         board_id, status = self._board_and_choice(tokens, rights, STATUS_WORDS, "a status")
-        today = msg.time.astimezone(self.bot.tz).date()
+        today = self._at(msg).date()
         start, until = today, None
         index = 2
         while index < len(tokens) and not _ends_with_colon(tokens, index):
@@ -507,7 +504,7 @@ class Admin:
         if len(tokens) < 4:
             raise UsageProblem("Tell me the board (or all), the kind of event, its date and a short text.")
         board_id, kind = self._board_and_choice(tokens, rights, EVENT_WORDS, "a kind of event")
-        today = msg.time.astimezone(self.bot.tz).date()
+        today = self._at(msg).date()
         index = 2
         if _word(tokens[index].group(0)) in ("on", "from"):
             index += 1
@@ -596,7 +593,7 @@ class Admin:
         board_id = self._board(tokens[0].group(0), rights)
         body = _rest(argument, tokens, 1)
         check_broadcast(body, self.settings.limits.broadcast_max_chars)
-        text = broadcast_text(self.board_name(board_id), msg.time.astimezone(self.bot.tz), body)
+        text = broadcast_text(self.board_name(board_id), self._at(msg), body)
         counts = self.outbox.recipients(board_id)
         total = sum(counts.values())
         if total == 0:
@@ -670,7 +667,7 @@ class Admin:
         except ValueError:
             raise UsageProblem(f"{argument!r} is not a number of days.") from None
         boards = None if rights.province else rights.boards
-        return stats_text(self.store, msg.time.astimezone(self.bot.tz).date(), days, boards=boards)
+        return stats_text(self.store, self._at(msg).date(), days, boards=boards)
 
     # --------------------------------------------------------- grant/revoke
     def cmd_grant(self, msg: Incoming, rights: Rights, argument: str) -> str:

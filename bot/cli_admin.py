@@ -44,7 +44,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     from zoneinfo import ZoneInfo
 
     from bot.cli import UsageError
-    from bot.outbox import BroadcastError, Outbox, broadcast_text, check_broadcast
+    from bot.outbox import BroadcastError, Outbox, board_title, broadcast_text, check_broadcast
     from knowledge.model import ALL_BOARDS
 
     settings, store = _open(args)
@@ -62,16 +62,15 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     knowledge = store.knowledge()
     query = args.board.strip().lower()
     if query == ALL_BOARDS:
-        board_id, name = ALL_BOARDS, "all Ontario school boards"
+        board_id = ALL_BOARDS
     else:
-        board = knowledge.board(query)
-        if board is None:
-            from bot.boards import BoardFinder
+        from bot.boards import BoardFinder
 
-            board = BoardFinder(knowledge.boards.values()).lookup(query)
+        board = BoardFinder(knowledge.boards.values()).lookup(query)  # ids first, then names, places, typos
         if board is None:
             raise UsageError(f"--board: no board matches {args.board!r}; `schoolbot kb show` lists them")
-        board_id, name = board.id, f"{board.name} ({board.id.upper()})"
+        board_id = board.id
+    name = board_title(knowledge, board_id)
     outbox = Outbox(store)
     now = datetime.now(ZoneInfo(settings.knowledge.timezone))
     text = broadcast_text(name, now, body)

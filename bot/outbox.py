@@ -111,6 +111,14 @@ class BroadcastError(ValueError):
 TELEGRAM_MAX_CHARS = 4096
 
 
+def board_title(knowledge, board_id: str) -> str:
+    """How a broadcast names its board: "Toronto District School Board (TDSB)"."""
+    if board_id == ALL_BOARDS:
+        return "all Ontario school boards"
+    board = knowledge.board(board_id)
+    return f"{board.name} ({board.id.upper()})" if board else board_id
+
+
 def broadcast_text(board_name: str, at: datetime, body: str) -> str:
     """Exactly what recipients get: a header naming the board and the time, then the text, plain."""
     from bot.answers import when_published
