@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from bot.text import NearestWord, normalize
 from knowledge.model import Board
@@ -86,11 +85,10 @@ class BoardFinder:
     def protect(self, words: Iterable[str]) -> None:
         """Ordinary words that must never be read as a misspelt board or place ("action" is not Acton)."""
         self.protected = (self.protected | frozenset(words)) - set(self._fuzzy_keys)
-        self._fuzzy = lru_cache(maxsize=8192)(self._fuzzy_uncached)
 
     # ------------------------------------------------------------------
-    def _fuzzy_uncached(self, word: str) -> str | None:
-        """The board key a misspelt word most likely means, or None."""
+    def _fuzzy(self, word: str) -> str | None:
+        """The board key a misspelt word most likely means, or None (the speller caches the search)."""
         if len(word) < 4 or word in self.protected or word.isdigit():
             return None
         return self._speller.find(word)

@@ -277,7 +277,6 @@ class IntentMatcher:
         self._slang_phrases = (
             re.compile(r"\b(?:" + "|".join(map(re.escape, phrases)) + r")\b") if phrases else None
         )
-        self._correct = lru_cache(maxsize=16384)(self._correct_uncached)
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
         self.example_intents: list[str] = []
@@ -302,7 +301,7 @@ class IntentMatcher:
                 self._out_of_scope.add(self._phrase(phrase), (order, topic))
 
     # ------------------------------------------------------------ pipeline
-    def _correct_uncached(self, word: str) -> str:
+    def _correct(self, word: str) -> str:
         """A misspelt word's vocabulary word: one edit away (two for long words), same first letter.
 
         Kept tight on purpose: an ordinary word missing from the examples
@@ -319,8 +318,8 @@ class IntentMatcher:
             joined = self._slang_phrases.sub(lambda m: self.data.slang[m.group(0)], joined)
         return joined.split()
 
-    def _words(self, text: str) -> list[str]:
-        """Words with slang expanded and misspellings corrected."""
+    def _words(self, text: str, *, correct: bool = True) -> list[str]:
+        """Words with slang expanded and (unless correct=False) misspellings corrected."""
         out = []
         slang = self.data.slang
         for word in self._tokens(text):
@@ -328,15 +327,12 @@ class IntentMatcher:
             if replacement is not None:
                 out.extend(replacement.split())
             else:
-                out.append(self._correct(word))
+                out.append(self._correct(word) if correct else word)
         return out
 
     def _phrase(self, text: str) -> str:
-        """A keyword prepared exactly like message text (apostrophes, slang), minus typo correction."""
-        out = []
-        for word in self._tokens(text):
-            out.extend(self.data.slang.get(word, word).split())
-        return " ".join(out)
+        """A keyword prepared exactly like message text, but never 'corrected' into another word."""
+        return " ".join(self._words(text, correct=False))
 
     def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None]:
         when = find_date(norm, today)
