@@ -232,10 +232,7 @@ class Outbox:
     @staticmethod
     def _recipients_query(board: str) -> tuple[str, tuple]:
         marks = ", ".join("?" for _ in UNDELIVERABLE)
-        if board == ALL_BOARDS:
-            where, args = "active = 1", ()
-        else:
-            where, args = "active = 1 AND board IN (?, ?)", (board, ALL_BOARDS)
+        where, args = Store.reached_by(board)
         return (f"FROM subscriptions WHERE {where} AND platform NOT IN ({marks}) GROUP BY platform, chat_id",
                 args + tuple(sorted(UNDELIVERABLE)))
 

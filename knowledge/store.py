@@ -24,6 +24,7 @@ from typing import Any
 import sqlite_utils
 
 from knowledge.model import (
+    ALL_BOARDS,
     Board,
     Fact,
     KnowledgeFile,
@@ -333,17 +334,19 @@ class Store:
             )
         return cur.rowcount
 
+    @staticmethod
+    def reached_by(board: str) -> tuple[str, tuple]:
+        """SQL condition and arguments for the active subscriptions an update for `board` reaches:
+        that board's and the all-boards ones ('all' reaches every subscription)."""
+        if board == ALL_BOARDS:
+            return "active = 1", ()
+        return "active = 1 AND board IN (?, ?)", (board, ALL_BOARDS)
+
     def subscribers(self, board: str) -> list[tuple[str, str]]:
-        """(platform, chat_id) of every active subscriber to a board or to all boards, each once."""
-        boards = ("all",) if board == "all" else (board, "all")
-        if board == "all":
-            query = "SELECT DISTINCT platform, chat_id FROM subscriptions WHERE active = 1 ORDER BY platform, chat_id"
-            return [tuple(r) for r in self.conn.execute(query)]
-        query = (
-            "SELECT DISTINCT platform, chat_id FROM subscriptions WHERE active = 1 AND board IN (?, ?) "
-            "ORDER BY platform, chat_id"
-        )
-        return [tuple(r) for r in self.conn.execute(query, boards)]
+        """(platform, chat_id) of every active subscriber an update for `board` reaches, each once."""
+        where, args = self.reached_by(board)
+        query = f"SELECT DISTINCT platform, chat_id FROM subscriptions WHERE {where} ORDER BY platform, chat_id"
+        return [tuple(r) for r in self.conn.execute(query, args)]
 
     # ------------------------------------------------------------ audit, log
     def audit(self, platform: str, user_id: str, action: str, target: str, before: Any = None, after: Any = None, at: datetime | None = None) -> None:
