@@ -58,9 +58,20 @@ class SendOutcome:
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class SendLimits:
+    """How fast a platform lets one bot send; each platform's sender declares its own."""
+
+    per_second: float = 0.0  # overall sends per second; 0 = no limit (the library paces itself)
+    per_chat_interval: float = 0.0  # seconds between two messages to one chat
+    group_per_minute: int = 0  # messages per minute to one group; 0 = no limit
+    max_chars: int = 4096  # longest message the platform accepts; longer text is split
+
+
 class Sender(Protocol):
     """What a platform adapter offers the broadcast worker: send plain text to a chat."""
 
     platform: str
+    limits: SendLimits
 
     async def send_text(self, chat_id: str, text: str) -> SendOutcome: ...
