@@ -20,6 +20,8 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
+from adapters.errors import PlatformStopped
+
 if TYPE_CHECKING:  # pragma: no cover
     from bot.core import Bot
     from bot.messages import Sender
@@ -31,13 +33,6 @@ PLATFORMS = ("telegram", "discord")
 SHUTDOWN_GRACE_SECONDS = 15.0
 
 
-class PlatformStopped(Exception):
-    """A platform cannot run or has to stop (missing/rejected token, another instance polling, ...).
-
-    Raise it (or a subclass) from a platform runner with a one-line message for
-    the operator: `serve` prints that line, stops the other platforms and
-    exits with status 1, without a traceback.
-    """
 
 
 # ------------------------------------------------------------------- CLI

@@ -61,7 +61,7 @@ from telegram.error import (
 )
 from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
-from adapters.serve import PlatformStopped
+from adapters.errors import PlatformStopped
 from bot.core import Bot
 from bot.messages import ChatKind, Incoming, Reply, Sender, SendOutcome, SendStatus
 from bot.settings import Settings

@@ -14,14 +14,11 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from adapters.errors import UsageError
 from bot.settings import Settings, SettingsError, load_settings
 from knowledge.loading import LoadError
 
 log = logging.getLogger("schoolbot")
-
-
-class UsageError(Exception):
-    """Bad input on the command line; printed as one line, exit status 2."""
 
 
 def parse_time(value: str, settings: Settings) -> datetime:

@@ -152,6 +152,20 @@ class Bot:
         """A platform reports that a chat now has another id: its subscriptions follow. Returns how many."""
         return self.store.move_chat(platform, old_chat_id, new_chat_id)
 
+    def needs_group_admin(self, msg: Incoming) -> bool:
+        """Whether answering this group message depends on the sender administering the group.
+
+        Adapters ask this before :meth:`handle` and only then ask their platform
+        (one network call), so the decision of which messages manage a chat stays here.
+        """
+        if msg.chat_kind != ChatKind.GROUP or not msg.addressed or not (msg.text or "").strip():
+            return False
+        text = msg.text[:MAX_INPUT_CHARS]
+        intent = self.matcher.analyse(text, msg.time.astimezone(self.tz).date()).intent
+        return intent in self._MANAGING_INTENTS
+
+    _MANAGING_INTENTS = frozenset({"subscribe", "unsubscribe"})
+
     def handle(self, msg: Incoming) -> list[Reply]:
         """Answer one message. Never raises: a failure becomes a polite reply and a log line."""
         return self.respond(msg).replies

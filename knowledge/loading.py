@@ -24,6 +24,7 @@ from knowledge.model import (
     SYSTEMS,
     TIMELINE_KINDS,
     Board,
+    Card,
     Fact,
     KnowledgeFile,
     Source,
@@ -236,7 +237,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
     if not isinstance(data, dict):
         raise LoadError(path, ["the file must be a mapping with sources, facts, statuses, withdrawn_services, timeline"])
     problems: list[str] = []
-    known_sections = {"sources", "facts", "statuses", "withdrawn_services", "timeline"}
+    known_sections = {"sources", "facts", "statuses", "withdrawn_services", "timeline", "cards"}
     for key in data:
         if key not in known_sections:
             problems.append(f"unknown section {key!r}; known: {', '.join(sorted(known_sections))}")
@@ -322,6 +323,56 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
         )
         e.finish()
 
+    cards = [_card(e, common, boards) for e in
+             (_Entry(raw, where, problems) for where, raw in _entries(data, "cards", path, problems, required=False))]
+    card_ids = {card.id for card in cards}
+    for card in cards:
+        if card.replaces and card.replaces not in card_ids:
+            problems.append(f"cards ({card.id}): 'replaces' names {card.replaces!r}, which is not a card in this file")
+
     if problems:
         raise LoadError(path, problems)
-    return KnowledgeFile(path, tuple(sources.values()), tuple(facts), tuple(statuses), tuple(services), tuple(timeline))
+    return KnowledgeFile(
+        path, tuple(sources.values()), tuple(facts), tuple(statuses), tuple(services), tuple(timeline), tuple(cards)
+    )
+
+
+CARD_FRENCH_FIELDS = ("question", "answer", "details", "phrasings")
+
+
+def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boards: set[str]) -> Card:
+    """One entry of `cards:`, its problems collected in the entry's list."""
+    entry_id, source, published = common(e)
+    card_boards = e.get("boards", _strings, required=False, default=())
+    for board in card_boards:
+        if board not in boards or board == ALL_BOARDS:
+            e.fail(f"board {board!r} is not in boards.yaml (leave 'boards' out for every board)")
+    valid_until = e.get("valid_until", _time, required=False)
+    if valid_until is not None and published is not None and valid_until <= published:
+        e.fail(f"'valid_until' {valid_until.isoformat()} is not after 'published' {published.isoformat()}")
+    fr = e.get("fr", _french_texts, required=False)
+    card = Card(
+        entry_id,
+        e.get("topic", _ident),
+        e.get("question", _text),
+        e.get("answer", _text),
+        source,
+        published,
+        details=e.get("details", _text, required=False, default=""),
+        phrasings=e.get("phrasings", _strings, required=False, default=()),
+        boards=card_boards,
+        valid_until=valid_until,
+        replaces=e.get("replaces", _ident, required=False, default=""),
+        fr=fr,
+    )
+    e.finish()
+    return card
+
+
+def _french_texts(value: Any) -> dict:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a mapping of French texts ({', '.join(CARD_FRENCH_FIELDS)}), got {value!r}")
+    unknown = sorted(set(map(str, value)) - set(CARD_FRENCH_FIELDS))
+    if unknown:
+        raise ValueError(f"unknown French field(s) {', '.join(unknown)}; known: {', '.join(CARD_FRENCH_FIELDS)}")
+    return {key: (_strings(text) if key == "phrasings" else _text(text)) for key, text in value.items()}

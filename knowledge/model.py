@@ -105,6 +105,29 @@ class TimelineEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class Card:
+    """One question parents ask, answered: the answer's first sentence answers it."""
+
+    id: str
+    topic: str  # an intent ("who_is_affected") or a topic the pack names
+    question: str  # the question in a parent's words, shown when the bot offers a choice
+    answer: str  # one sentence that answers first: yes / no / the date / the thing
+    source: str
+    published: datetime
+    details: str = ""  # at most two short supporting sentences
+    phrasings: tuple[str, ...] = ()  # how parents ask it, slang and typos included
+    boards: tuple[str, ...] = ()  # the boards it is about; () = every board
+    valid_until: datetime | None = None  # the answer stops being right at this time
+    replaces: str = ""  # an older card this one supersedes from its published time
+    fr: dict | None = None  # French texts: question, answer, details, phrasings
+    author: str = ""  # "" for loaded files; "platform:user_id" for cards taught in chat
+    retracted: datetime | None = None  # undone by staff at this time
+
+    def applies_to(self, board_id: str | None) -> bool:
+        return not self.boards or board_id in self.boards
+
+
+@dataclass(frozen=True, slots=True)
 class KnowledgeFile:
     """Everything one validated knowledge file holds."""
 
@@ -114,3 +137,4 @@ class KnowledgeFile:
     statuses: tuple[Status, ...]
     withdrawn_services: tuple[WithdrawnService, ...]
     timeline: tuple[TimelineEvent, ...]
+    cards: tuple[Card, ...] = ()

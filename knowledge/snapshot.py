@@ -12,6 +12,7 @@ from datetime import date, datetime
 from knowledge.model import (
     ALL_BOARDS,
     Board,
+    Card,
     Fact,
     Source,
     Status,
@@ -33,6 +34,7 @@ class Knowledge:
         statuses: list[Status],
         services: list[WithdrawnService],
         timeline: list[TimelineEvent],
+        cards: list[Card] = (),
     ):
         self.boards = {b.id: b for b in boards}
         self.sources = {s.file: s for s in sources}
@@ -40,6 +42,8 @@ class Knowledge:
         self.statuses = statuses
         self.services = services
         self.timeline = timeline
+        self.cards = list(cards)
+        self.card_by_id = {c.id: c for c in self.cards}
 
     def board(self, board_id: str | None) -> Board | None:
         return self.boards.get(board_id) if board_id else None
@@ -78,6 +82,12 @@ class Knowledge:
             s for s in self.services
             if _visible(s.published, s.retracted, at) and s.ended is not None and s.ended <= at
         ]
+
+    def cards_at(self, at: datetime) -> list[Card]:
+        """The cards that answer at `at`: published, not retracted, not expired, not replaced by a newer one."""
+        published = [c for c in self.cards if _visible(c.published, c.retracted, at)]
+        replaced = {c.replaces for c in published if c.replaces}  # stays replaced after its successor expires
+        return [c for c in published if c.id not in replaced and (c.valid_until is None or at < c.valid_until)]
 
     def events(self, at: datetime) -> list[TimelineEvent]:
         return [e for e in self.timeline if _visible(e.published, e.retracted, at)]

@@ -26,6 +26,7 @@ import sqlite_utils
 from knowledge.model import (
     ALL_BOARDS,
     Board,
+    Card,
     Fact,
     KnowledgeFile,
     Source,
@@ -35,7 +36,7 @@ from knowledge.model import (
 )
 from knowledge.snapshot import Knowledge
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: cards
 
 
 def _iso(value: datetime | date | None) -> str | None:
@@ -104,6 +105,12 @@ class Store:
             db["timeline"].create(
                 {"id": str, "kind": str, "day": str, "text": str, "source": str, "published": str,
                  "approximate": int, "author": str, "retracted": str, "origin": str},
+                pk="id", if_not_exists=True,
+            )
+            db["cards"].create(
+                {"id": str, "topic": str, "question": str, "answer": str, "source": str, "published": str,
+                 "details": str, "phrasings": str, "boards": str, "valid_until": str, "replaces": str, "fr": str,
+                 "author": str, "retracted": str, "origin": str},
                 pk="id", if_not_exists=True,
             )
             db["users"].create(
@@ -187,6 +194,8 @@ class Store:
             for table, entries in (("statuses", kfile.statuses), ("withdrawn_services", kfile.withdrawn_services), ("timeline", kfile.timeline)):
                 self.db[table].upsert_all([self._row(e, origin) for e in entries], pk="id")
                 counts[table] = len(entries)
+            self.db["cards"].upsert_all([self._row(c, origin) for c in kfile.cards], pk="id")
+            counts["cards"] = len(kfile.cards)
         return counts
 
     @staticmethod
@@ -197,6 +206,8 @@ class Store:
                 row[key] = value.isoformat()
             elif isinstance(value, bool):
                 row[key] = int(value)
+            elif isinstance(value, (tuple, list, dict)):
+                row[key] = json.dumps(value, ensure_ascii=False)
         row["origin"] = origin
         return row
 
@@ -211,6 +222,10 @@ class Store:
     def put_event(self, event: TimelineEvent, origin: str = "staff") -> None:
         with self.transaction():
             self.db["timeline"].upsert(self._row(event, origin), pk="id")
+
+    def put_card(self, card: Card, origin: str = "staff") -> None:
+        with self.transaction():
+            self.db["cards"].upsert(self._row(card, origin), pk="id")
 
     def knowledge(self) -> Knowledge:
         """The current knowledge, rebuilt only when the database changed."""
@@ -246,7 +261,13 @@ class Store:
                           bool(r["approximate"]), r["author"] or "", _time(r["retracted"]))
             for r in db["timeline"].rows_where(order_by="day, published, id")
         ]
-        return Knowledge(boards, sources, facts, statuses, services, events)
+        cards = [
+            Card(r["id"], r["topic"], r["question"], r["answer"], r["source"], _time(r["published"]), r["details"] or "",
+                 tuple(json.loads(r["phrasings"] or "[]")), tuple(json.loads(r["boards"] or "[]")), _time(r["valid_until"]),
+                 r["replaces"] or "", json.loads(r["fr"]) if r["fr"] else None, r["author"] or "", _time(r["retracted"]))
+            for r in db["cards"].rows_where(order_by="published, id")
+        ]
+        return Knowledge(boards, sources, facts, statuses, services, events, cards)
 
     # ----------------------------------------------------------- user memory
     def get_user(self, platform: str, user_id: str) -> dict | None:

@@ -147,3 +147,53 @@ def test_reloading_boards_drops_a_renamed_one(store):
     store.replace_boards(renamed)
     ids = set(store.knowledge().boards)
     assert "limestone" in ids and "ldsb" not in ids
+
+
+CARDS_FILE = """
+sources:
+  - {file: a.txt, title: A, published: 2019-09-05T12:00:00-04:00}
+  - {file: b.txt, title: B, published: 2019-10-02T20:00:00-04:00}
+cards:
+  - id: over-early
+    topic: strike_dates
+    question: Is the strike over?
+    answer: "No: it has not started; job action is possible from Sept. 23."
+    phrasings: [is the strike over, is it done]
+    source: a.txt
+    fr: {question: La grève est-elle finie?, answer: "Non : elle n'a pas commencé.", phrasings: [la greve est finie]}
+  - id: over-later
+    topic: strike_dates
+    question: Is the strike over?
+    answer: "No: a full strike could start Monday, Oct. 7."
+    source: b.txt
+    replaces: over-early
+    boards: [tdsb]
+    valid_until: 2019-10-07T00:00:00-04:00
+"""
+
+
+def test_cards_load_and_show_only_while_current(tmp_path):
+    path = tmp_path / "pack.yaml"
+    path.write_text(CARDS_FILE)
+    kfile = load_knowledge(path, ["tdsb", "pdsb"])
+    early, later = kfile.cards
+    assert early.phrasings == ("is the strike over", "is it done") and early.fr["phrasings"] == ("la greve est finie",)
+    assert later.boards == ("tdsb",) and later.applies_to("tdsb") and not later.applies_to("pdsb")
+    store = open_store(tmp_path / "k.db")
+    store.load_file(kfile)
+    knowledge = store.knowledge()
+    at = later.published
+    assert [c.id for c in knowledge.cards_at(at.replace(month=9, day=10))] == ["over-early"]
+    assert [c.id for c in knowledge.cards_at(at)] == ["over-later"]  # the newer card replaces the older
+    assert knowledge.cards_at(at.replace(day=8)) == []  # past its valid_until, and it hid the older one
+    assert knowledge.card_by_id["over-early"].fr["answer"].startswith("Non")
+
+
+def test_a_bad_card_names_its_entry_and_problem(tmp_path):
+    path = tmp_path / "pack.yaml"
+    path.write_text(CARDS_FILE.replace("boards: [tdsb]", "boards: [nowhere]").replace("replaces: over-early", "replaces: gone"))
+    with pytest.raises(LoadError) as error:
+        load_knowledge(path, ["tdsb"])
+    text = str(error.value)
+    assert "cards[1] (over-later): board 'nowhere' is not in boards.yaml" in text
+    assert "'replaces' names 'gone'" in text
