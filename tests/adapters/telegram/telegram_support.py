@@ -27,7 +27,7 @@ def free_port() -> int:
 async def schoolbot(*args: str, env: dict[str, str], timeout: float = 60) -> tuple[int, str, str]:
     """Run `python -m bot ARGS` in the repository; (exit status, stdout, stderr)."""
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, cwd=str(REPO), env=env,
+        sys.executable, "-m", "adapters.cli", *args, cwd=str(REPO), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(proc.communicate(), timeout)

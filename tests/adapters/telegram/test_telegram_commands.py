@@ -59,7 +59,7 @@ async def test_serve_reports_a_409_conflict_and_exits(fake, serve_env):
 async def test_serve_answers_then_stops_on_sigterm(fake, serve_env):
     serve_env["SCHOOLBOT_TELEGRAM_TOKEN"] = fake.token
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "serve", "--telegram", cwd=str(REPO), env=serve_env,
+        sys.executable, "-m", "adapters.cli", "serve", "--telegram", cwd=str(REPO), env=serve_env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     try:
@@ -76,7 +76,7 @@ async def test_serve_answers_then_stops_on_sigterm(fake, serve_env):
 
 
 async def test_loading_the_cli_does_not_import_platform_libraries():
-    code = ("import sys, bot.cli; bot.cli.build_parser(); "
+    code = ("import sys, adapters.cli; adapters.cli.build_parser(); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'telegram', 'discord', 'aiohttp', 'httpx'}))")
     proc = await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=str(REPO),
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

@@ -163,7 +163,7 @@ async def test_webhook_kill_and_restart_loses_nothing_and_answers_once(fake, ser
     async def start() -> asyncio.subprocess.Process:
         fake.webhook = None
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "serve", "--telegram", cwd=str(REPO), env=serve_env,
+            sys.executable, "-m", "adapters.cli", "serve", "--telegram", cwd=str(REPO), env=serve_env,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
         await fake.wait_for(lambda: fake.webhook is not None, timeout=30, what="setWebhook")
         return proc
