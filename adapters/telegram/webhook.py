@@ -113,12 +113,14 @@ async def serve_webhook(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.E
     app.router.add_post(path, listener.receive)
     runner = web.AppRunner(app, access_log=None, handle_signals=False)
     await runner.setup()
+    graceful = False
     try:
         await web.TCPSite(runner, listen, port).start()
         await tg.set_webhook(url=url, secret_token=secret, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
         log.info("telegram: receiving updates for @%s at %s (listening on %s:%s%s)",
                  handler.me.username, url, listen, port, path)
         await stop.wait()
+        graceful = True
     finally:
-        await runner.cleanup()  # no new requests; then let what was acknowledged finish
-        await listener.drain(DRAIN_SECONDS)
+        await runner.cleanup()  # no new requests; then let what was acknowledged finish (not when cancelled)
+        await listener.drain(DRAIN_SECONDS if graceful else 0)

@@ -11,7 +11,7 @@ import time
 import pytest
 from telegram_support import GROUP, PARENT, REPO, answered, free_port
 
-from adapters.telegram import TelegramStopped, run_telegram
+from adapters.telegram import TelegramStopped, open_sender, run_telegram
 from adapters.telegram.journal import UpdateJournal
 from tests.fake_telegram import BOT_ID, BOT_USERNAME
 
@@ -110,6 +110,25 @@ async def test_an_unreachable_api_is_retried_then_one_line(fake, bot, tg_setting
     assert time.monotonic() - started >= 1.0  # waited once between the two tries
     assert message.startswith("telegram: cannot reach the Bot API at 127.0.0.1:") and "after 2 tries" in message
     assert "check the network" in message and "\n" not in message and tg_settings.telegram.token not in message
+
+
+async def test_deliver_connects_the_same_way_with_the_same_lines(fake, tg_settings):
+    """open_sender (schoolbot deliver) retries and words its errors like run_telegram (schoolbot serve)."""
+    port = free_port()
+    gone = tg_settings.replace("telegram", base_url=f"http://127.0.0.1:{port}/bot")
+    with pytest.raises(TelegramStopped) as info:
+        async with open_sender(gone, attempts=2):
+            raise AssertionError("connected to nothing")
+    assert str(info.value).startswith("telegram: cannot reach the Bot API at 127.0.0.1:")
+    assert "after 2 tries" in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(TelegramStopped) as info:
+        async with open_sender(tg_settings.replace("telegram", token="999:WRONG-token")):
+            raise AssertionError("a wrong token connected")
+    assert "rejected the token" in str(info.value) and "WRONG" not in str(info.value)
+    with pytest.raises(TelegramStopped) as info:
+        async with open_sender(tg_settings.replace("telegram", token="")):
+            raise AssertionError("no token connected")
+    assert "no bot token" in str(info.value)
 
 
 # ------------------------------------------------------------------ webhook
