@@ -63,7 +63,7 @@ class UpdateJournal:
         with self.store.transaction(knowledge=False) as conn:
             conn.execute(
                 "INSERT OR IGNORE INTO telegram_updates (bot, update_id, handled, state, payload) VALUES (?, ?, ?, ?, ?)",
-                (self.bot_key, update_id, _now(), RECEIVED, json.dumps(payload, ensure_ascii=False)),
+                (self.bot_key, update_id, _now(), RECEIVED, json.dumps(payload)),  # ASCII: even a lone surrogate is storable
             )
             state = conn.execute("SELECT state FROM telegram_updates WHERE bot = ? AND update_id = ?",
                                  (self.bot_key, update_id)).fetchone()[0]

@@ -158,6 +158,19 @@ async def test_webhook_checks_the_secret_and_answers_once(fake, bot, tg_settings
     assert fake.calls_to("getUpdates") == []
 
 
+async def test_a_webhook_update_with_a_lone_surrogate_is_journalled(fake, bot, tg_settings, running):
+    """JSON may carry half an emoji ("\\ud800"); the journal must still store it, or Telegram retries forever."""
+    port = free_port()
+    async with running(bot, _hooked(tg_settings, port), fake):
+        await fake.wait_for(lambda: fake.webhook is not None, what="setWebhook")
+        edited = fake.message("is school open \ud800 monday?", chat_id=PARENT, user_id=PARENT)
+        assert await fake.deliver({"update_id": 960, "edited_message": edited}) == 200
+        await fake.wait_for(lambda: UpdateJournal(bot.store, str(BOT_ID)).seen(960), what="update 960 handled")
+    journal = UpdateJournal(bot.store, "1")
+    assert journal.receive(1, {"update_id": 1, "message": {"text": "\ud800"}})
+    assert journal.unhandled() == [{"update_id": 1, "message": {"text": "\ud800"}}]
+
+
 async def test_a_webhook_update_is_journalled_before_the_200(fake, bot, tg_settings, running):
     port = free_port()
     fake.fail("sendMessage", 429, retry_after=60, chat_ids=[str(PARENT)])  # the reply stalls after the 200
