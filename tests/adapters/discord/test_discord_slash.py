@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
+from adapters import cli
 from adapters.discord_bot.slash import SlashCommands
-from bot import cli
 from bot.commands import COMMANDS
 from tests.fake_discord import NO_PINGS
 
