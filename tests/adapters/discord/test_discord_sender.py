@@ -98,3 +98,9 @@ async def test_sender_before_connecting_says_retry(bot, discord_settings):
     outcome = await adapter.sender.send_text("channel:1", "update")
     assert outcome.status == SendStatus.RETRY
     assert isinstance(adapter.sender, DiscordSender) and adapter.sender.platform == "discord"
+
+
+def test_sender_declares_discords_limits(bot, discord_settings):
+    """The outbox reads these instead of assuming Telegram's: discord.py paces itself; 2,000 characters a message."""
+    limits = DiscordAdapter(bot, discord_settings).sender.limits
+    assert limits.per_second == 0 and limits.max_chars == 2000
