@@ -34,12 +34,18 @@ MAX_CHOICES = 25  # Discord's limit for autocomplete choices
 MAX_DESCRIPTION = 100  # Discord's limit for a command's or an option's description
 SORRY_TEXT = "Sorry, something went wrong on my side. Please try again in a moment, or use /help."
 NOTHING_TEXT = "Send /help to see what I can do."
-ALL_BOARDS = ("All boards", "all")
+ALL_BOARDS = {"en": "All boards", "fr": "Tous les conseils"}  # the label of the choice "all"
 
 
 def _text(description: dict[str, str], command: str, argument: str = "") -> app_commands.locale_str:
     """The English text, marked with where it comes from in the registry (for the translator)."""
     return app_commands.locale_str(description["en"][:MAX_DESCRIPTION], command=command, argument=argument)
+
+
+def language_of(locale: discord.Locale) -> str:
+    """The registry's language for a Discord locale ("fr" for French), English otherwise."""
+    language = locale.value.split("-")[0]
+    return language if language in LANGUAGES else "en"
 
 
 class SlashCommands:
@@ -86,20 +92,22 @@ class SlashCommands:
 
     def _board_suggestions(self, *, include_all: bool):
         async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-            return self.choices(current, include_all=include_all)
+            return self.choices(current, include_all=include_all, language=language_of(interaction.locale))
 
         return suggest
 
     # ------------------------------------------------------------ running
-    def choices(self, current: str, *, include_all: bool = False) -> list[app_commands.Choice[str]]:
+    def choices(self, current: str, *, include_all: bool = False,
+                language: str = "en") -> list[app_commands.Choice[str]]:
         """Board suggestions for what was typed so far, ranked by the core's board finder."""
         if self.core is None:
             return []
         found = [app_commands.Choice(name=f"{b.name} ({b.id})"[:MAX_DESCRIPTION], value=b.id)
                  for b in self.core.boards.suggest(current, MAX_CHOICES)]
         query = normalize(current or "")
-        if include_all and (not query or ALL_BOARDS[0].lower().startswith(query) or query == ALL_BOARDS[1]):
-            found.insert(0, app_commands.Choice(name=ALL_BOARDS[0], value=ALL_BOARDS[1]))
+        label = ALL_BOARDS.get(language, ALL_BOARDS["en"])
+        if include_all and (not query or query == "all" or any(normalize(t).startswith(query) for t in ALL_BOARDS.values())):
+            found.insert(0, app_commands.Choice(name=label, value="all"))
         return found[:MAX_CHOICES]
 
     async def run(self, interaction: discord.Interaction, command: Command, options: dict[str, str | None]) -> None:
@@ -132,8 +140,8 @@ class RegistryTranslator(app_commands.Translator):
 
     async def translate(self, string: app_commands.locale_str, locale: discord.Locale,
                         context: app_commands.TranslationContext) -> str | None:
-        language = locale.value.split("-")[0]
-        if language == "en" or language not in LANGUAGES:
+        language = language_of(locale)
+        if language == "en":
             return None
         command = registry_command(string.extras.get("command", ""))
         if command is None:

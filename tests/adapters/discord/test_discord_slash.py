@@ -130,6 +130,15 @@ def test_board_suggestions_come_from_the_core_board_finder(bot):
     assert len(slash.choices("")) == 25 and slash.choices("zzzz") == []
     assert slash.choices("", include_all=True)[0].value == "all" and len(slash.choices("", include_all=True)) == 25
     assert all(c.value != "all" for c in slash.choices("peel", include_all=True))
+    french = slash.choices("tous", include_all=True, language="fr")
+    assert (french[0].name, french[0].value) == ("Tous les conseils", "all")
+
+
+async def test_a_french_user_sees_all_boards_in_french(adapter, fake, world):
+    _, parent, _, _ = world
+    await fake.interact(parent, "subscribe", {"board": ""}, focused="board", locale="fr")
+    sent = await fake.wait_sent(1)
+    assert sent[0].payload["choices"][0] == {"name": "Tous les conseils", "value": "all"}
 
 
 async def test_french_descriptions_reach_discord_when_synced(fake, world, monkeypatch, tmp_path):
