@@ -46,6 +46,26 @@ def gateway_intents() -> discord.Intents:
     return intents
 
 
+class OneLineReconnects(logging.Filter):
+    """discord.py logs every reconnect attempt with a full traceback; the operator needs one line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and str(record.msg).startswith("Attempting a reconnect"):
+            exc = record.exc_info[1]
+            reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            record.msg, record.args = "discord: connection lost (%s); reconnecting in %.0fs", (reason, *record.args)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+def quiet_reconnects() -> None:
+    """Install :class:`OneLineReconnects` on discord.py's client logger, once."""
+    library = logging.getLogger("discord.client")
+    if not any(isinstance(f, OneLineReconnects) for f in library.filters):
+        library.addFilter(OneLineReconnects())
+
+
 class DiscordAdapter:
     """The Discord client with the bot's event handlers and slash commands.
 
@@ -59,6 +79,7 @@ class DiscordAdapter:
         self.settings = settings
         # The bot has no voice: discord.py's warnings about voice libraries would only alarm the operator.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        quiet_reconnects()
         self.client = discord.Client(
             intents=gateway_intents(),
             allowed_mentions=discord.AllowedMentions.none(),  # the default for every send as well

@@ -133,3 +133,18 @@ async def test_serve_with_a_rejected_discord_token_stops_with_one_line(bot, disc
 
     with pytest.raises(PlatformStopped, match=r"^discord: Discord rejected the bot token"):
         await asyncio.wait_for(serve.serve(bot, discord_settings.replace("discord", token="wrong"), ["discord"]), 10)
+
+
+async def test_losing_the_network_once_connected_is_one_log_line_per_attempt(adapter, fake, caplog):
+    with caplog.at_level(logging.WARNING, logger="discord"):
+        await fake.stop()  # Discord gone: the gateway drops and every reconnect is refused
+        for _ in range(200):
+            records = [r for r in caplog.records if "reconnecting in" in r.getMessage()]
+            if records:
+                break
+            await asyncio.sleep(0.05)
+    assert records, [r.getMessage() for r in caplog.records]
+    for record in records:
+        assert record.exc_info is None and record.levelno == logging.WARNING
+        assert record.getMessage().startswith("discord: connection lost (") and "\n" not in record.getMessage()
+    assert not any(r.exc_info for r in caplog.records if r.name.startswith("discord"))
