@@ -5,20 +5,21 @@ an aiohttp POST per Bot API call, and a broadcast is one call per recipient.
 Everything above the HTTP exchange stays the library's: ``BaseRequest.post``
 turns status codes into ``RetryAfter``, ``Forbidden``, ``ChatMigrated``,
 ``InvalidToken`` ... exactly as with httpx. Here, only: one keep-alive
-session, the default timeouts, form or multipart bodies, and aiohttp's errors
+session, the default timeouts, JSON or multipart bodies, and aiohttp's errors
 mapped to ``TimedOut`` / ``NetworkError``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 
 import aiohttp
 from telegram._utils.defaultvalue import DefaultValue
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
-_FORM = {"Content-Type": "application/x-www-form-urlencoded", "User-Agent": BaseRequest.USER_AGENT}
+_JSON = {"Content-Type": "application/json", "User-Agent": BaseRequest.USER_AGENT}
 _PLAIN = {"User-Agent": BaseRequest.USER_AGENT}
 
 
@@ -76,8 +77,8 @@ class AiohttpRequest(BaseRequest):
                 for name, content in request_data.multipart_data.items():
                     filename, data, mimetype = content if isinstance(content, tuple) else (name, content, None)
                     body.add_field(name, data, filename=filename, content_type=mimetype)
-            else:
-                headers, body = _FORM, request_data.url_encoded_parameters()
+            else:  # one JSON body (the Bot API takes application/json); json.dumps is cheaper than form encoding
+                headers, body = _JSON, json.dumps(request_data.parameters).encode()
         try:
             async with self._session.request(method, url, data=body, headers=headers, timeout=timeout) as response:
                 return response.status, await response.read()

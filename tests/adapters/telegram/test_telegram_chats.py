@@ -131,7 +131,7 @@ async def test_group_subscription_needs_a_group_admin(fake, bot, store, tg_setti
         anonymous = fake.group("/unsubscribe", user_id=ANONYMOUS_ADMIN_ID, sender_chat=fake.chat(GROUP))
         texts = await answered(fake, anonymous, GROUP, 4)
         assert "no more updates" in texts[3]
-    asked = [(p["chat_id"], p["user_id"]) for p in fake.calls_to("getChatMember")]
+    asked = [(str(p["chat_id"]), str(p["user_id"])) for p in fake.calls_to("getChatMember")]
     assert asked == [(str(GROUP), "2001"), (str(GROUP), "2009"), (str(GROUP), "2001")]
     assert store.subscriptions_of("telegram", str(GROUP)) == []
 
@@ -147,7 +147,7 @@ async def test_the_admin_check_follows_the_core_not_keywords(fake, bot, tg_setti
     incoming = Incoming("telegram", str(GROUP), "2001", "alerts for peel please",
                         fake.clock, "group", True)
     assert bot.needs_group_admin(incoming)  # what the core says, and so what the adapter asked
-    assert [(p["chat_id"], p["user_id"]) for p in fake.calls_to("getChatMember")] == [(str(GROUP), "2001")]
+    assert [(str(p["chat_id"]), str(p["user_id"])) for p in fake.calls_to("getChatMember")] == [(str(GROUP), "2001")]
 
 
 # ------------------------------------------------------------- long answers
