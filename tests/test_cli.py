@@ -161,3 +161,53 @@ def test_many_asks_at_once_on_a_new_database(tmp_path):
     for code, out, err in results:
         assert code == 0, err
         assert json.loads(out)["board"] == "pdsb"
+    # They all prepared the matcher at once: one whole cache file, no temporary file left behind.
+    assert [p.name.startswith("matcher-") for p in (tmp_path / ".schoolbot-cache").iterdir()] == [True]
+
+
+# ------------------------------------------------------------- cold start
+ASK_PROBE = """
+import json, sys
+from adapters.cli import main
+code = main(sys.argv[1:])
+sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+raise SystemExit(code)
+"""
+# What `ask` must never load: an event loop, TLS, platform libraries, HTTP clients,
+# and our own serve, platform, admin and broadcast modules.
+NOT_FOR_ASK = {"asyncio", "ssl", "telegram", "discord", "httpx", "httpcore", "aiohttp", "anyio",
+               "adapters.serve", "adapters.telegram", "adapters.discord_bot", "bot.admin", "bot.outbox"}
+
+
+def _ask_modules(db: str, cwd) -> tuple[str, set[str]]:
+    result = subprocess.run(
+        [sys.executable, "-c", ASK_PROBE, "ask", "--db", db, "--now", NOW, "is school open monday in peel"],
+        capture_output=True, text=True, timeout=120, cwd=cwd,
+    )
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stderr.splitlines() if x.startswith("MODULES "))
+    return result.stdout, set(json.loads(line.removeprefix("MODULES ")))
+
+
+def _loaded(modules: set[str], names: set[str]) -> set[str]:
+    return {m for m in modules if m in names or m.split(".")[0] in names or m.rpartition(".")[0] in names}
+
+
+def test_ask_loads_no_event_loop_network_or_platform_code(tmp_path):
+    db = str(tmp_path / "cold.db")
+    out, first = _ask_modules(db, tmp_path)  # a new database: fills it and prepares the matcher
+    assert out.startswith("Peel District School Board, Monday, October 7")
+    assert _loaded(first, NOT_FOR_ASK) == set()
+    assert {"bot.core", "bot.matcher", "knowledge.store"} <= first  # the probe saw the real run
+    out, warm = _ask_modules(db, tmp_path)  # the usual case: an existing database
+    assert out.startswith("Peel District School Board, Monday, October 7")
+    assert _loaded(warm, NOT_FOR_ASK) == set()
+    assert "yaml" in first and "yaml" not in warm  # the prepared matcher came from the cache
+    assert list((tmp_path / ".schoolbot-cache").glob("matcher-*.pickle"))
+
+
+def test_a_staff_command_through_ask_still_gets_the_staff_tools_answer(capsys, db):
+    """`ask` loads the staff tools on the first command only, so a command is answered as in chat."""
+    code, out, _ = run(capsys, "ask", "--db", db, "--now", NOW, "/setstatus tdsb closed monday")
+    assert code == 0
+    assert out.startswith("Sorry, that command is only for school board staff and administrators")
