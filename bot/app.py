@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -13,12 +14,67 @@ from bot.settings import Settings
 from knowledge.loader import ensure_default_knowledge
 from knowledge.store import Store, open_store
 
+# How long a start waits for another program's write lock before saying so. Others hold it
+# for milliseconds; a lock held this long is a stuck program or an open transaction.
+LOCK_WAIT_SECONDS = 3.0
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be used (locked, read-only, not a database); the message says what to do."""
+
 
 def open_knowledge(settings: Settings) -> Store:
-    """The configured database, created and filled with the default knowledge on first use."""
-    store = open_store(settings.database.path)
-    ensure_default_knowledge(store, settings.knowledge.boards, settings.knowledge.default)
+    """The configured database, created and filled with the default knowledge on first use.
+
+    Raises DatabaseUnavailable with one line naming the file when it cannot be used.
+    """
+    path = settings.database.path
+    try:
+        check_writable(path)
+        store = open_store(path)
+        ensure_default_knowledge(store, settings.knowledge.boards, settings.knowledge.default)
+    except sqlite3.Error as exc:
+        raise DatabaseUnavailable(describe_database_error(path, exc)) from None
     return store
+
+
+def check_writable(path: str, wait: float = LOCK_WAIT_SECONDS) -> None:
+    """Take the write lock for a moment, waiting at most `wait` seconds for another writer."""
+    if path == ":memory:":
+        return
+    folder = Path(path).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnavailable(f"cannot create the folder {folder} for the database {path}: {exc.strerror}; "
+                                  "point --db or [database] path at a writable place") from None
+    conn = sqlite3.connect(path, timeout=wait, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def describe_database_error(path: str, exc: sqlite3.Error) -> str:
+    """One line for an operator: which file, what is wrong, what to do."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(exc):
+        return (f"the database {path} is locked: another program has been writing to it for over "
+                f"{LOCK_WAIT_SECONDS:g} s (an sqlite3 shell with an open transaction, a stuck process); "
+                "close it or wait, then try again")
+    if name.startswith("SQLITE_READONLY"):
+        return (f"the database {path} is read-only (the file, its folder or the file system): "
+                "make it writable, or point --db or [database] path at a writable place")
+    if name.startswith("SQLITE_CANTOPEN"):
+        return (f"cannot open the database {path} (no such folder, no permission, or a read-only file system): "
+                "point --db or [database] path at a writable place")
+    if name.startswith("SQLITE_NOTADB") or name.startswith("SQLITE_CORRUPT"):
+        return (f"{path} is not a schoolbot database (or it is damaged): "
+                "point --db or [database] path at the bot's database, or at a new file")
+    if name.startswith("SQLITE_FULL"):
+        return f"the disk holding the database {path} is full: free some space and try again"
+    return f"cannot use the database {path}: {exc}"
 
 
 def prepared_matcher(store: Store, settings: Settings) -> IntentMatcher:

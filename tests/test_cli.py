@@ -211,3 +211,71 @@ def test_a_staff_command_through_ask_still_gets_the_staff_tools_answer(capsys, d
     code, out, _ = run(capsys, "ask", "--db", db, "--now", NOW, "/setstatus tdsb closed monday")
     assert code == 0
     assert out.startswith("Sorry, that command is only for school board staff and administrators")
+
+
+# ------------------------------------------------------- the database at start
+def _schoolbot(*argv: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "adapters.cli", *argv], capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+
+
+def _one_line(result: subprocess.CompletedProcess) -> str:
+    err = result.stderr
+    assert err.count("\n") == 1 and err.startswith("schoolbot: ") and "Traceback" not in err, err
+    return err
+
+
+def test_a_database_locked_by_another_writer_is_one_line_and_exit_3(db):
+    import sqlite3
+
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program in the middle of a write, e.g. an sqlite3 shell
+    try:
+        result = _schoolbot("ask", "--db", db, "--now", NOW, "is school open monday in peel")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.returncode == 3
+    err = _one_line(result)
+    assert db in err and "is locked" in err and "close it or wait" in err
+    assert _schoolbot("ask", "--db", db, "--now", NOW, "is school open monday in peel").returncode == 0
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_exit_3(tmp_path):
+    # /proc refuses new files whoever asks (root included): as a read-only file system does.
+    result = _schoolbot("ask", "--db", "/proc/schoolbot-test.db", "hi")
+    assert result.returncode == 3
+    err = _one_line(result)
+    assert "cannot open the database /proc/schoolbot-test.db" in err and "writable place" in err
+
+
+def test_a_file_that_is_not_a_database_is_one_line_and_exit_3(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list\n" * 200)
+    result = _schoolbot("kb", "show", "--db", str(notes))
+    assert result.returncode == 3
+    assert f"{notes} is not a schoolbot database" in _one_line(result)
+    assert notes.read_text() == "shopping list\n" * 200  # left as it was
+
+
+def test_a_database_under_a_file_is_one_line_and_exit_3(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = _schoolbot("ask", "--db", str(blocker / "schoolbot.db"), "hi")
+    assert result.returncode == 3
+    assert f"cannot create the folder {blocker}" in _one_line(result)
+
+
+def test_read_only_and_other_database_errors_name_the_file_and_what_to_do():
+    import sqlite3
+
+    from bot.app import describe_database_error
+
+    def error(name: str) -> sqlite3.Error:
+        exc = sqlite3.OperationalError("x")
+        exc.sqlite_errorname = name
+        return exc
+
+    assert "the database /d/s.db is read-only" in describe_database_error("/d/s.db", error("SQLITE_READONLY_DBMOVED"))
+    assert "disk holding the database /d/s.db is full" in describe_database_error("/d/s.db", error("SQLITE_FULL"))
+    assert describe_database_error("/d/s.db", error("SQLITE_IOERR")).startswith("cannot use the database /d/s.db")
