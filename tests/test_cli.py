@@ -279,3 +279,14 @@ def test_read_only_and_other_database_errors_name_the_file_and_what_to_do():
     assert "the database /d/s.db is read-only" in describe_database_error("/d/s.db", error("SQLITE_READONLY_DBMOVED"))
     assert "disk holding the database /d/s.db is full" in describe_database_error("/d/s.db", error("SQLITE_FULL"))
     assert describe_database_error("/d/s.db", error("SQLITE_IOERR")).startswith("cannot use the database /d/s.db")
+
+
+def test_the_readme_commands_are_the_ones_ci_runs():
+    repo = Path(__file__).resolve().parent.parent
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    ci = (repo / ".ci" / "run").read_text(encoding="utf-8")
+    setup = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[dev]' && "
+    assert f"\n{setup}.venv/bin/schoolbot chat --now 2019-10-03T09:00:00-04:00\n" in readme
+    test_command = f"\n{setup}.venv/bin/python -m pytest\n"
+    assert test_command in readme and test_command in ci
+    assert (repo / "tests" / "test_wheel.py").is_file()  # the wheel check runs inside that pytest
