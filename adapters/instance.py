@@ -7,13 +7,17 @@ file says who holds it (pid, host, since when) for the refusal message.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock; serve runs unguarded there
+    fcntl = None
 
 
 class AlreadyRunning(Exception):
@@ -27,7 +31,7 @@ def lock_path(database_path: str) -> str:
 @contextmanager
 def only_instance(database_path: str) -> Iterator[None]:
     """Hold the database's instance lock while the block runs, or raise AlreadyRunning."""
-    if database_path == ":memory:":
+    if database_path == ":memory:" or fcntl is None:
         yield
         return
     path = lock_path(database_path)

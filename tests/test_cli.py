@@ -190,7 +190,12 @@ def _ask_modules(db: str, cwd) -> tuple[str, set[str]]:
 
 
 def _loaded(modules: set[str], names: set[str]) -> set[str]:
-    return {m for m in modules if m in names or m.split(".")[0] in names or m.rpartition(".")[0] in names}
+    """The modules that are one of `names` or inside one of them (bot.admin.changes for bot.admin)."""
+    def prefixes(module: str) -> set[str]:
+        parts = module.split(".")
+        return {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+
+    return {m for m in modules if prefixes(m) & names}
 
 
 def test_ask_loads_no_event_loop_network_or_platform_code(tmp_path):
@@ -198,6 +203,7 @@ def test_ask_loads_no_event_loop_network_or_platform_code(tmp_path):
     out, first = _ask_modules(db, tmp_path)  # a new database: fills it and prepares the matcher
     assert out.startswith("Peel District School Board, Monday, October 7")
     assert _loaded(first, NOT_FOR_ASK) == set()
+    assert _loaded({"bot.admin.changes", "asyncio.events", "bot.adminx"}, NOT_FOR_ASK) == {"bot.admin.changes", "asyncio.events"}
     assert {"bot.core", "bot.matcher", "knowledge.store"} <= first  # the probe saw the real run
     out, warm = _ask_modules(db, tmp_path)  # the usual case: an existing database
     assert out.startswith("Peel District School Board, Monday, October 7")
