@@ -165,19 +165,22 @@ async def test_a_second_serve_refuses_and_a_killed_ones_lock_is_taken_over(setti
             assert line.count("\n") == 1 and "Traceback" not in line, line
             assert f"another `schoolbot serve` is running on the database {db}" in line
             assert f"pid {first.pid} on {socket.gethostname()}" in line
-            fake.add_update(fake.private("is school open monday in peel"))
-            await fake.wait_sent(1, timeout=30)  # the first one serves
+            fake.private("is school open monday in peel", user_id=1001)
+            await fake.wait_sent(1, chat_id=1001, timeout=30)  # the first one serves
 
             first.kill()  # SIGKILL: no clean-up; the kernel drops its lock
             await first.wait()
             third = await _start_serve(db, fake)
             assert await _holder_pid(db, third) == third.pid
-            fake.add_update(fake.private("what services are cut in tdsb"))
-            await fake.wait_sent(2, timeout=30)  # the third one serves
+            fake.private("what services are cut in tdsb", user_id=1002)
+            await fake.wait_sent(1, chat_id=1002, timeout=30)  # the third one serves
             third.send_signal(signal.SIGTERM)
             _out, err = await asyncio.wait_for(third.communicate(), 60)
             assert third.returncode == 0, err.decode()
-            assert len(fake.sent()) == 2  # each question answered once
+            for chat in (1001, 1002):  # each question answered once, not once per process
+                texts = fake.sent_texts(chat)
+                assert texts and len(texts) == len(set(texts)), texts
+            assert fake.sent_texts(1001)[0].startswith("Peel District School Board, Monday, October 7")
         finally:
             if first.returncode is None:
                 first.kill()
