@@ -37,7 +37,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from bot.messages import ChatKind, Incoming, Reply, SendOutcome, SendStatus
+from bot.messages import ChatKind, Incoming, Reply, SendLimits, SendOutcome, SendStatus
 from bot.settings import Settings, SettingsError, load_settings
 from bot.text import normalize, plain, split_text
 
@@ -400,6 +400,7 @@ class DiscordSender:
     """
 
     platform = PLATFORM
+    limits = SendLimits(max_chars=MAX_MESSAGE_CHARS)  # discord.py paces its requests and waits out 429s
 
     def __init__(self, client: discord.Client, dm_pace_seconds: float = 1.0):
         self.client = client

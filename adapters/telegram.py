@@ -63,7 +63,7 @@ from telegram.ext import AIORateLimiter, Application, ContextTypes, TypeHandler
 
 from adapters.errors import PlatformStopped
 from bot.core import Bot
-from bot.messages import ChatKind, Incoming, Reply, Sender, SendOutcome, SendStatus
+from bot.messages import ChatKind, Incoming, Reply, Sender, SendLimits, SendOutcome, SendStatus
 from bot.settings import Settings
 from bot.text import plain, split_text
 from knowledge.store import Store
@@ -170,8 +170,10 @@ class TelegramSender:
 
     platform = PLATFORM
 
-    def __init__(self, tg_bot):
+    def __init__(self, tg_bot, per_second: float = 30.0):
         self.tg = tg_bot
+        # Telegram's limits: about 30 messages/s ([limits] telegram_per_second), 1/s per chat, 20/min per group
+        self.limits = SendLimits(per_second=per_second, per_chat_interval=1.0, group_per_minute=20, max_chars=MAX_CHARS)
 
     async def send_text(self, chat_id: str, text: str) -> SendOutcome:
         text = plain(text)
@@ -219,7 +221,7 @@ class TelegramAdapter:
         self.app = application
         self.tg = application.bot
         self.store: Store = bot.store
-        self.sender = TelegramSender(self.tg)
+        self.sender = TelegramSender(self.tg, bot.settings.limits.telegram_per_second)
         self.send_attempts = send_attempts
         self.bot_id = 0
         self.username = ""
@@ -552,7 +554,7 @@ async def open_sender(settings: Settings) -> AsyncIterator[TelegramSender]:
     except TelegramError as exc:
         raise TelegramStopped(f"telegram: cannot reach the Bot API at {where}: {_scrub(str(exc), t.token)}") from None
     try:
-        yield TelegramSender(app.bot)
+        yield TelegramSender(app.bot, settings.limits.telegram_per_second)
     finally:
         await app.bot.shutdown()
 

@@ -19,8 +19,11 @@ from pathlib import Path
 import pytest
 
 from bot.admin import REFUSAL
+from bot.broadcast import Outbox, broadcast_text
+from bot.broadcast.limiter import RateLimiter
+from bot.broadcast.worker import DeliveryWorker, run_workers
+from bot.messages import SendLimits as Limits
 from bot.messages import SendOutcome, SendStatus
-from bot.outbox import DeliveryWorker, Limits, Outbox, RateLimiter, broadcast_text, run_workers
 from knowledge.store import Store
 from tests.conftest import THURSDAY, message
 
@@ -88,7 +91,7 @@ async def test_outbox_is_written_before_anything_is_sent(store, settings):
     chats = subscribe(store, 10)
     subscribe(store, 3, board="all", start=100)
     subscribe(store, 2, board="pdsb", start=200)
-    store.subscribe("console", "local", "tdsb", "private", "local")  # nowhere to deliver later: left out
+    store.subscribe("cli", "local", "tdsb", "private", "local")  # `schoolbot ask` cannot receive later: left out
     outbox = Outbox(store)
     assert outbox.recipients("tdsb") == {"test": 13}
     assert outbox.recipients("all") == {"test": 15}
@@ -436,28 +439,26 @@ async def test_a_failed_lease_renewal_is_retried_and_a_lasting_one_stops_the_wor
     """A worker that can no longer renew its lease must stop before another may take over."""
     import sqlite3
 
-    from bot import outbox as outbox_module
-
-    monkeypatch.setattr(outbox_module, "HEARTBEAT_SECONDS", 0.01)
-    monkeypatch.setattr(outbox_module, "LEASE_STALE_SECONDS", 0.1)  # stop after 5 failed beats in a row
     subscribe(store, 3)
     Outbox(store).create("tdsb", "Hi", "Hi", "test:777")
-    w = worker(store, Scripted(), settings, concurrency=1)
-    renew = w.outbox.heartbeat
+    # beats every 0.01 s; the lease is stale after 0.1 s: stop after 5 failed beats in a row
+    w = worker(store, Scripted(), settings, concurrency=1, heartbeat_seconds=0.01, lease_stale_seconds=0.1)
+    renew = w.lease.renew
     failures = {"left": 1}
 
-    def flaky(platform, token):  # the database is busy for one beat, then fine
+    def flaky():  # the database is busy for one beat, then fine
         if failures["left"]:
             failures["left"] -= 1
             raise sqlite3.OperationalError("database is locked")
-        return renew(platform, token)
+        return renew()
 
-    monkeypatch.setattr(w.outbox, "heartbeat", flaky)
+    monkeypatch.setattr(w.lease, "renew", flaky)
     task = asyncio.create_task(w.run())
     await asyncio.sleep(0.2)
     assert not task.done()  # one failed beat: still delivering
     failures["left"] = 10**6  # now it never comes back
-    await asyncio.wait_for(task, 5)  # the worker stops by itself
+    stats = await asyncio.wait_for(task, 5)  # the worker stops by itself
+    assert "lease could not be renewed" in stats.stopped
 
 
 async def test_a_database_hiccup_after_a_send_is_retried_not_a_teardown(store, settings, monkeypatch):
@@ -485,18 +486,105 @@ async def test_a_database_hiccup_after_a_send_is_retried_not_a_teardown(store, s
     assert stats.sent == 20 and outbox.progress(broadcast).delivered == 20
 
 
-async def test_a_lasting_database_failure_stops_the_worker_cleanly(store, settings, monkeypatch):
+
+
+async def test_a_lasting_database_failure_stops_the_worker_cleanly(store, settings):
+    """Another connection holds the write lock for longer than the worker waits: the worker stops by itself,
+    the sends in flight finish, unsent rows stay pending, and a later worker resends only what was unrecorded."""
     import sqlite3
 
-    from bot import outbox as outbox_module
+    chats = subscribe(store, 40)
+    outbox = Outbox(store)
+    broadcast = outbox.create("tdsb", "Hi", "Hi", "test:777")
+    store.conn.execute("PRAGMA busy_timeout = 20")  # wait 20 ms for a lock, not 10 s
+    other = sqlite3.connect(store.path, isolation_level=None)
 
-    monkeypatch.setattr(outbox_module, "SETTLE_ATTEMPTS", 2)
-    subscribe(store, 5)
-    Outbox(store).create("tdsb", "Hi", "Hi", "test:777")
-    w = worker(store, Scripted(), settings, concurrency=1)
+    class LockingSender(Scripted):
+        """After 10 sends another writer takes the database and keeps it; counts sends that complete."""
 
-    def always_busy(*args, **kwargs):
-        raise sqlite3.OperationalError("database is locked")
+        completed = 0
 
-    monkeypatch.setattr(w.outbox, "finish", always_busy)
-    await asyncio.wait_for(w.run(), 10)  # returns (stopped), does not raise
+        async def send_text(self, chat_id, text):
+            if len(self.calls) == 10:
+                other.execute("BEGIN IMMEDIATE")
+            outcome = await super().send_text(chat_id, text)
+            self.completed += 1
+            return outcome
+
+    sender = LockingSender(delay=0.02)
+    w = worker(store, sender, settings, concurrency=4)
+    task = asyncio.create_task(w.run())  # not once: only the failure can stop it
+    while not w.stopping:  # waiting for the worker to give up
+        assert not task.done()
+        await asyncio.sleep(0.01)
+    other.execute("ROLLBACK")  # the database comes back only after the worker gave up
+    stats = await asyncio.wait_for(task, 10)  # it returns: no exception
+
+    assert stats.stopped.startswith("database unusable")
+    assert sender.completed == len(sender.calls)  # every send in flight finished, none was cut off
+    called = set(sender.received())
+    states = dict(store.conn.execute(
+        "SELECT chat_id, state FROM deliveries WHERE broadcast_id = ?", (broadcast,)).fetchall())
+    sent = {c for c, s in states.items() if s == "sent"}
+    unrecorded = {c for c, s in states.items() if s == "sending"}  # sent, but the outcome could not be written
+    pending = {c for c, s in states.items() if s == "pending"}
+    assert sent | unrecorded | pending == set(chats)
+    assert len(sent) == stats.sent == outbox.progress(broadcast).delivered >= 10
+    assert sent | unrecorded == called and not pending & called  # pending rows were never sent
+    assert 1 <= len(unrecorded) <= 4  # at most the concurrency
+    assert len(pending) == 40 - len(called) > 0
+    assert store.conn.execute("SELECT COUNT(*) FROM delivery_workers").fetchone()[0] == 0  # the lease is given back
+
+    # The next worker recovers the unrecorded rows and sends everything left; only those arrive twice.
+    store.conn.execute("PRAGMA busy_timeout = 10000")
+    again = await worker(store, sender, settings).run(once=True)
+    assert again.recovered == len(unrecorded)
+    assert set(sender.received()) == set(chats)
+    assert {c for c, n in sender.received().items() if n > 1} == unrecorded
+    assert outbox.progress(broadcast).state == "done"
+    other.close()
+
+
+# ------------------------------------------------------------------ console
+def _console(bot, lines: list[str]) -> str:
+    import io
+
+    from adapters.console import run_console
+
+    out = io.StringIO()
+    run_console(bot, stdin=io.StringIO("".join(line + "\n" for line in lines)), stdout=out)
+    return out.getvalue()
+
+
+def test_a_console_broadcast_is_shown_in_the_console_session(store, settings, shared_matcher):
+    """Staff rehearse without any token: subscribe in the console, broadcast, confirm, see it arrive there."""
+    from bot.app import build_bot
+
+    staff = settings.replace("roles", province_admins=("console:local",))
+    bot = build_bot(staff, store=store, clock=lambda: THURSDAY, matcher=shared_matcher)
+    out = _console(bot, ["/subscribe tdsb", "/broadcast tdsb Schools are open Monday.", "/confirm", "is school open monday in tdsb?"])
+    preview_at = out.index("Preview of a broadcast to 1 recipient (console 1)")
+    confirm_at = out.index("you> /confirm")
+    update_at = out.index("bot> Official update for Toronto District School Board (TDSB), Oct 3, 2019, 9:00 a.m.:")
+    report_at = out.index("bot> Your broadcast #1 to tdsb is done: 1 delivered, 0 failed, 0 blocked (of 1 recipients).")
+    next_turn = out.index("you> is school open monday")
+    assert preview_at < confirm_at < update_at < report_at < next_turn  # shown right after the turn that queued it
+    assert out.count("Schools are open Monday.") == 3  # typed, previewed, delivered: once each
+    assert Outbox(store).progress(1).state == "done"
+    assert store.conn.execute("SELECT COUNT(*) FROM deliveries WHERE state != 'sent'").fetchone()[0] == 0
+
+
+def test_a_cli_broadcast_reaches_the_console_when_the_chat_opens(store, settings, shared_matcher, capsys):
+    """`schoolbot broadcast` while no console is open: the console subscriber sees it when `schoolbot chat` starts."""
+    from bot.app import build_bot
+    from bot.cli import main
+
+    store.subscribe("console", "local", "tdsb", "private", "local")
+    assert main(["broadcast", "--db", settings.database.path, "--board", "tdsb", "--text", "Buses run late.",
+                 "--yes", "--no-wait"]) == 0
+    assert "Broadcast #1 is in the outbox for 1 recipients" in capsys.readouterr().out
+    bot = build_bot(settings, store=store, clock=lambda: THURSDAY, matcher=shared_matcher)
+    out = _console(bot, [])
+    assert out.count("bot> Official update for Toronto District School Board (TDSB)") == 1
+    assert "Buses run late." in out
+    assert _console(bot, ["/help"]).count("Official update") == 0  # delivered once, not on every start
