@@ -576,8 +576,8 @@ def test_a_console_broadcast_is_shown_in_the_console_session(store, settings, sh
 
 def test_a_cli_broadcast_reaches_the_console_when_the_chat_opens(store, settings, shared_matcher, capsys):
     """`schoolbot broadcast` while no console is open: the console subscriber sees it when `schoolbot chat` starts."""
+    from adapters.cli import main
     from bot.app import build_bot
-    from bot.cli import main
 
     store.subscribe("console", "local", "tdsb", "private", "local")
     assert main(["broadcast", "--db", settings.database.path, "--board", "tdsb", "--text", "Buses run late.",
@@ -588,3 +588,62 @@ def test_a_cli_broadcast_reaches_the_console_when_the_chat_opens(store, settings
     assert out.count("bot> Official update for Toronto District School Board (TDSB)") == 1
     assert "Buses run late." in out
     assert _console(bot, ["/help"]).count("Official update") == 0  # delivered once, not on every start
+
+
+# ------------------------------------------- `schoolbot broadcast` and its workers
+def _run_cli(argv: list[str], limit: float = 30.0) -> int:
+    """Run the command line in a thread; fail (instead of hanging) if it does not return in `limit` seconds."""
+    import threading
+
+    from adapters.cli import main
+
+    result: dict[str, int] = {}
+    thread = threading.Thread(target=lambda: result.setdefault("code", main(argv)), daemon=True)
+    thread.start()
+    thread.join(limit)
+    assert not thread.is_alive(), f"`schoolbot {argv[0]}` still waiting after {limit:.0f} s"
+    return result["code"]
+
+
+def test_cli_broadcast_with_no_worker_running_says_how_to_deliver_and_exits(store, settings, capsys):
+    chats = subscribe(store, 5, platform="telegram")
+    store.subscribe("console", "local", "tdsb", "private", "local")
+    code = _run_cli(["broadcast", "--db", settings.database.path, "--board", "tdsb", "--text", "Hi", "--yes",
+                     "--interval", "0.05", "--grace", "0.3"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "Broadcast #1 is in the outbox for 6 recipients" in out
+    assert "No delivery worker is running for telegram. Start one with `schoolbot deliver` (or `schoolbot serve`)" in out
+    assert "--deliver" in out and "`schoolbot chat`" in out and "`schoolbot deliveries 1` shows its state" in out
+    assert "Done:" not in out
+    states = store.conn.execute("SELECT chat_id, state FROM deliveries ORDER BY id").fetchall()
+    assert {c for c, s in states if s == "pending"} == {*chats, "local"}  # nothing lost, nothing sent
+
+
+async def test_cli_broadcast_deliver_sends_from_the_same_process(store, settings, capsys):
+    chats = subscribe(store, 25, platform="telegram")
+    async with FakeTelegram() as fake:
+        os.environ["SCHOOLBOT_TELEGRAM_TOKEN"] = fake.token
+        os.environ["SCHOOLBOT_TELEGRAM_BASE_URL"] = fake.base_url
+        try:
+            code = await asyncio.to_thread(_run_cli, ["broadcast", "--db", settings.database.path, "--board", "tdsb",
+                                                      "--text", "Buses run late.", "--yes", "--deliver"])
+        finally:
+            del os.environ["SCHOOLBOT_TELEGRAM_TOKEN"], os.environ["SCHOOLBOT_TELEGRAM_BASE_URL"]
+        received = Counter(str(p["chat_id"]) for p in fake.sent())
+    out = capsys.readouterr().out
+    assert code == 0
+    assert received == Counter({c: 1 for c in chats})
+    assert "telegram: 25 delivered, 0 failed, 0 blocked" in out and "#1: 25 delivered, 0 failed, 0 blocked of 25." in out
+    assert Outbox(store).progress(1).state == "done"
+    assert store.conn.execute("SELECT COUNT(*) FROM delivery_workers").fetchone()[0] == 0
+
+
+def test_cli_broadcast_deliver_without_a_token_says_what_is_missing(store, settings, capsys, monkeypatch):
+    monkeypatch.delenv("SCHOOLBOT_TELEGRAM_TOKEN", raising=False)
+    subscribe(store, 2, platform="telegram")
+    code = _run_cli(["broadcast", "--db", settings.database.path, "--board", "tdsb", "--text", "Hi", "--yes", "--deliver"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "Not delivered to telegram: no token is configured here" in out
+    assert Outbox(store).unfinished("telegram") == 2
