@@ -244,6 +244,48 @@ async def test_stop_gives_back_claimed_rows(store, settings):
     assert set(sender.received().values()) == {1} and len(sender.received()) == 50
 
 
+# ------------------------------------------------------- long text, wake-up
+async def test_a_text_longer_than_the_platform_allows_goes_out_in_parts_and_a_retry_resumes(store, settings):
+    from bot.messages import SendLimits
+
+    chats = subscribe(store, 2)
+    body = " ".join(f"Sentence number {k} about the schools." for k in range(12))  # about 450 characters
+    Outbox(store).create("tdsb", body, body, "test:777")
+
+    class Short(Scripted):
+        limits = SendLimits(max_chars=100)
+
+    sender = Short({chats[1]: [SendOutcome(SendStatus.SENT), SendOutcome(SendStatus.RETRY, 0.0, "network")]})
+    stats = await worker(store, sender, settings, concurrency=1).run(once=True)
+    first = [t for c, t, _ in sender.calls if c == chats[0]]
+    assert len(first) >= 5 and all(len(t) <= 100 for t in first)
+    assert " ".join(first) == body  # nothing lost or repeated at the cuts
+    second = [t for c, t, _ in sender.calls if c == chats[1]]
+    assert second[0] == first[0] and second[1] == first[1]  # part 2 failed ...
+    assert second[2:] == first[1:]  # ... and the retry went on from part 2, without part 1 again
+    assert (stats.sent, stats.retried) == (2, 1)
+
+
+async def test_the_wakeup_starts_a_waiting_worker_at_once(store, settings):
+    """The bot's Wakeup, given to the outbox that writes and the worker that waits, replaces the poll."""
+    from bot.broadcast import Wakeup
+
+    subscribe(store, 3)
+    wakeup = Wakeup()
+    sender = Scripted()
+    w = worker(store, sender, settings, wakeup=wakeup, poll_interval=60)  # without the bell: a minute's wait
+    task = asyncio.create_task(w.run())
+    await asyncio.sleep(0.2)  # the worker is idle, waiting
+    asked = time.monotonic()
+    await asyncio.to_thread(Outbox(store, wakeup=wakeup).create, "tdsb", "Hi", "Hi", "test:777")  # from another thread
+    while len(sender.calls) < 3 and time.monotonic() - asked < 10:  # noqa: ASYNC110 - polling a test double
+        await asyncio.sleep(0.01)
+    w.stop()
+    await task
+    assert len(sender.calls) == 3
+    assert max(t for _, _, t in sender.calls) - asked < 5  # woken, not polled
+
+
 # ------------------------------------------------------------------ limits
 def test_rate_limiter_per_chat_per_group_and_pause():
     now = [100.0]
@@ -647,3 +689,15 @@ def test_cli_broadcast_deliver_without_a_token_says_what_is_missing(store, setti
     assert code == 1
     assert "Not delivered to telegram: no token is configured here" in out
     assert Outbox(store).unfinished("telegram") == 2
+
+
+def test_a_restarted_worker_takes_over_the_lease_its_stopped_predecessor_could_not_release(store):
+    from bot.broadcast.lease import Lease
+
+    Outbox(store)
+    stuck = Lease(store, "test", "host:1:old")
+    assert stuck.acquire() is None  # then the database failed and it could not be released
+    assert Lease(store, "test", "host:1:other").acquire()["token"] == "host:1:old"  # a live worker of this process
+    assert Lease(store, "test", "host:1:new", replaces="host:1:old").acquire() is None  # its successor
+    assert [w["platform"] for w in Outbox(store).workers()] == ["test"]
+    assert not stuck.renew()  # the old one has lost it

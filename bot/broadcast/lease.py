@@ -36,12 +36,17 @@ def pid_alive(pid: int) -> bool:
 
 
 class Lease:
-    """The right of the worker named `token` to deliver `platform`'s outbox."""
+    """The right of the worker named `token` to deliver `platform`'s outbox.
 
-    def __init__(self, store: Store, platform: str, token: str):
+    `replaces` names an earlier worker of this process that has stopped (say it could not
+    release the lease while the database was unusable): its lease is taken over at once.
+    """
+
+    def __init__(self, store: Store, platform: str, token: str, replaces: str | None = None):
         self.store = store
         self.platform = platform
         self.token = token
+        self.replaces = replaces
 
     def acquire(self) -> dict | None:
         """Take the lease. Returns None, or the live holder's row if another worker has it."""
@@ -50,7 +55,7 @@ class Lease:
             row = conn.execute(
                 "SELECT token, host, pid, started, heartbeat FROM delivery_workers WHERE platform = ?", (self.platform,)
             ).fetchone()
-            if row is not None and row[0] != self.token:
+            if row is not None and row[0] not in (self.token, self.replaces):
                 holder = {"token": row[0], "host": row[1], "pid": row[2], "started": row[3], "heartbeat": row[4]}
                 age = now - row[4]
                 if row[1] == host:

@@ -34,7 +34,9 @@ async def run_delivery(store: Store, settings: Settings, senders: dict[str, Send
                         log.warning("%s delivery worker stopped (%s); starting it again", name, workers[name].stats.stopped)
                     task = None
                 if task is None:
-                    workers[name] = DeliveryWorker(store, sender, settings, wakeup=wakeup)
+                    before = workers.get(name)
+                    workers[name] = DeliveryWorker(store, sender, settings, wakeup=wakeup,
+                                                   replaces=before.token if before else None)
                     tasks[name] = asyncio.create_task(workers[name].run(), name=f"delivery-{name}")
             try:
                 await asyncio.wait_for(stop.wait(), timeout=1.0)

@@ -11,7 +11,8 @@ platform runs at a time (:mod:`bot.broadcast.lease`).
 
 Limits are the sender's own (:class:`bot.messages.SendLimits`): Telegram's
 30 messages/s, one per second per chat and 20 per minute per group; Discord's
-library paces itself. A 429's ``retry_after`` pauses the whole worker. Transient
+library paces itself. Text longer than the sender's ``max_chars`` goes out in parts
+(:func:`bot.text.split_text`), each taking its turn under the overall rate. A 429's ``retry_after`` pauses the whole worker. Transient
 errors are retried with back-off up to ``max_attempts``; a recipient that blocked
 the bot is marked inactive and not retried. When the database stays unusable
 (bookkeeping fails ``settle_attempts`` times in a row) the worker stops cleanly:
@@ -37,6 +38,7 @@ from bot.broadcast.wakeup import Wakeup
 from bot.messages import Sender, SendLimits, SendOutcome, SendStatus
 from bot.retry import Backoff, retry
 from bot.settings import Settings
+from bot.text import plain, split_text
 from knowledge.store import Store
 
 log = logging.getLogger("schoolbot.outbox")
@@ -83,6 +85,7 @@ class DeliveryWorker:
         lease_stale_seconds: float = LEASE_STALE_SECONDS,
         settle_attempts: int = SETTLE_ATTEMPTS,
         settle_backoff: Backoff = SETTLE_BACKOFF,
+        replaces: str | None = None,
     ):
         settings = settings or Settings()
         self.store = store
@@ -100,9 +103,10 @@ class DeliveryWorker:
         self.settle_attempts = settle_attempts
         self.settle_backoff = settle_backoff
         self.token = new_token()
-        self.lease = Lease(store, self.platform, self.token)
+        self.lease = Lease(store, self.platform, self.token, replaces)  # replaces: a stopped worker's token
         self.stats = WorkerStats()
         self._buffer: deque[Job] = deque()
+        self._parts_sent: dict[int, int] = {}  # delivery id -> parts of a long text already sent
         self._inflight = 0
         self._stop = asyncio.Event()
         self._wake = asyncio.Event()
@@ -260,17 +264,33 @@ class DeliveryWorker:
         if wait > 0:
             await asyncio.sleep(wait)
         text = job.text if job.text is not None else self.outbox.text_of(job.broadcast_id)
-        await self.limiter.slot()
-        try:
-            outcome = await asyncio.wait_for(self.sender.send_text(job.chat_id, text), timeout=SEND_TIMEOUT_SECONDS)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:  # the adapter should not raise; treat it as transient
-            log.warning("%s: sending to %s raised %r", self.platform, job.chat_id, exc)
-            outcome = SendOutcome(SendStatus.RETRY, 0.0, f"error: {exc!r}")
+        outcome = await self._send(job, text)
         self.stats.outcomes[outcome.status.value] = self.stats.outcomes.get(outcome.status.value, 0) + 1
         # The send happened: keep trying to record it while the database is busy.
         await self._record(lambda: self._settle(job, outcome), f"record the delivery to {job.chat_id}")
+
+    async def _send(self, job: Job, text: str) -> SendOutcome:
+        """Send `text` plain, in parts of at most the sender's `max_chars`, each in its turn under the rate limit.
+
+        When a later part fails, the retry resumes after the parts already sent (while this worker runs).
+        """
+        parts = split_text(plain(text), self.limiter.limits.max_chars) or [text]
+        done = self._parts_sent.pop(job.id, 0)
+        outcome = SendOutcome(SendStatus.SENT)
+        for k in range(done, len(parts)):
+            await self.limiter.slot()
+            try:
+                outcome = await asyncio.wait_for(self.sender.send_text(job.chat_id, parts[k]), timeout=SEND_TIMEOUT_SECONDS)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # the adapter should not raise; treat it as transient
+                log.warning("%s: sending to %s raised %r", self.platform, job.chat_id, exc)
+                outcome = SendOutcome(SendStatus.RETRY, 0.0, f"error: {exc!r}")
+            if outcome.status is not SendStatus.SENT:
+                if k and outcome.status is SendStatus.RETRY:
+                    self._parts_sent[job.id] = k
+                break
+        return outcome
 
     def _settle(self, job: Job, outcome: SendOutcome) -> None:
         """Record what happened to one send (all bookkeeping after the send itself)."""
