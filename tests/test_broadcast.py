@@ -701,3 +701,21 @@ def test_a_restarted_worker_takes_over_the_lease_its_stopped_predecessor_could_n
     assert Lease(store, "test", "host:1:new", replaces="host:1:old").acquire() is None  # its successor
     assert [w["platform"] for w in Outbox(store).workers()] == ["test"]
     assert not stuck.renew()  # the old one has lost it
+
+
+async def test_a_database_locked_at_start_stops_the_worker_with_a_reason_not_a_traceback(store, settings):
+    import sqlite3
+
+    subscribe(store, 3)
+    Outbox(store).create("tdsb", "Hi", "Hi", "test:777")
+    store.conn.execute("PRAGMA busy_timeout = 20")
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another writer holds the database
+    try:
+        sender = Scripted()
+        stats = await asyncio.wait_for(worker(store, sender, settings, settle_attempts=2).run(once=True), 10)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert stats.stopped.startswith("database unusable: could not take the outbox lease")
+    assert sender.calls == [] and Outbox(store).unfinished("test") == 3  # nothing sent, nothing lost

@@ -52,6 +52,12 @@ SCHEMA = (
 
 
 def create_tables(store: Store) -> None:
+    """Create the tables that are missing (a read only, when they are all there)."""
     with store.lock:
+        have = {r[0] for r in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE name IN ('broadcasts', 'deliveries', 'delivery_workers', "
+            "'idx_deliveries_pending', 'idx_deliveries_sending')")}
+        if len(have) == 5:
+            return
         for statement in SCHEMA:
             store.conn.execute(statement)

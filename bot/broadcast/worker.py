@@ -122,29 +122,45 @@ class DeliveryWorker:
         self._wake.set()
 
     async def run(self, *, once: bool = False) -> WorkerStats:
-        """Deliver until stopped (or, with once=True, until this platform's outbox is empty)."""
-        while True:
-            holder = self.lease.acquire()
-            if holder is None:
-                break
-            if once:
-                self.stats.busy_with = holder
-                return self.stats
-            try:  # serve: wait for the other worker to go away
-                await asyncio.wait_for(self._stop.wait(), timeout=self.heartbeat_seconds)
-                return self.stats
-            except TimeoutError:
-                continue
+        """Deliver until stopped (or, with once=True, until this platform's outbox is empty).
+
+        Never raises for a database that stays unusable: it stops and ``stats.stopped`` says why.
+        """
         try:
-            self.stats.recovered = self.outbox.recover(self.platform)
+            if not await self._take_lease(once):
+                return self.stats
+        except DatabaseUnusable as exc:
+            log.error("%s: %s; not delivering", self.platform, exc)
+            self.stop(f"database unusable: {exc}")
+            return self.stats
+        try:
+            self.stats.recovered = await self._record(lambda: self.outbox.recover(self.platform), "recover rows in flight")
             if self.stats.recovered:
                 log.warning("%s: %d deliveries were in flight when the last worker stopped; sending them again",
                             self.platform, self.stats.recovered)
             with self.wakeup.listening(self._wake) if self.wakeup else nullcontext():
                 await self._deliver_all(once)
+        except DatabaseUnusable as exc:
+            log.error("%s: %s; stopping the worker", self.platform, exc)
+            self.stop(f"database unusable: {exc}")
         finally:
             await self._give_back()
         return self.stats
+
+    async def _take_lease(self, once: bool) -> bool:
+        """Become the platform's worker; with once=True give up at once if another has it (stats.busy_with)."""
+        while True:
+            holder = await self._record(self.lease.acquire, "take the outbox lease")
+            if holder is None:
+                return True
+            if once:
+                self.stats.busy_with = holder
+                return False
+            try:  # serve: wait for the other worker to go away
+                await asyncio.wait_for(self._stop.wait(), timeout=self.heartbeat_seconds)
+                return False
+            except TimeoutError:
+                continue
 
     async def _deliver_all(self, once: bool) -> None:
         beat = asyncio.create_task(self._heartbeat())
@@ -274,7 +290,8 @@ class DeliveryWorker:
 
         When a later part fails, the retry resumes after the parts already sent (while this worker runs).
         """
-        parts = split_text(plain(text), self.limiter.limits.max_chars) or [text]
+        limit = self.limiter.limits.max_chars
+        parts = [text] if len(text) <= limit else split_text(plain(text), limit)  # the sender makes each part plain
         done = self._parts_sent.pop(job.id, 0)
         outcome = SendOutcome(SendStatus.SENT)
         for k in range(done, len(parts)):
