@@ -1,6 +1,6 @@
 """The parser's grammar words: ordinals, separators, and the context that keeps ordinary words from being dates.
 
-These are tuned against the development set (tests/test_dates.py); the day and month
+These are tuned against the development set (tests/core/test_dates.py); the day and month
 words themselves are in config/dates.yaml (:mod:`bot.dates.vocabulary`).
 """
 
