@@ -264,6 +264,9 @@ def cmd_deliver(args: argparse.Namespace) -> int:
         print(f"schoolbot: {exc}", file=sys.stderr)
         return 1
     _print_results(results)
+    if CONSOLE in waiting:
+        waiting.remove(CONSOLE)
+        print(CONSOLE_LATER)
     if waiting:
         print("still waiting, no sender configured: " + ", ".join(waiting))
     return 0

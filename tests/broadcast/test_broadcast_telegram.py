@@ -49,10 +49,11 @@ async def test_1000_subscribers_through_fake_telegram_with_429s_and_403s(store, 
     assert all("parse_mode" not in p for p in fake.calls_to("sendMessage")[:10])
 
 
-async def test_deliver_once_cli_drains_the_outbox(store, settings):
+async def test_deliver_once_cli_drains_the_outbox(store, settings, capsys):
     from adapters.cli import main
 
     chats = subscribe(store, 25, platform="telegram")
+    store.subscribe("console", "local", "tdsb", "private", "local")  # waits for `schoolbot chat`
     async with FakeTelegram() as fake:
         env_settings = ["--db", settings.database.path]
         os.environ["SCHOOLBOT_TELEGRAM_TOKEN"] = fake.token
@@ -66,6 +67,9 @@ async def test_deliver_once_cli_drains_the_outbox(store, settings):
             del os.environ["SCHOOLBOT_TELEGRAM_TOKEN"], os.environ["SCHOOLBOT_TELEGRAM_BASE_URL"]
         received = Counter(str(p["chat_id"]) for p in fake.sent())
     assert received == Counter({c: 1 for c in chats})
+    out = capsys.readouterr().out
+    assert "telegram: 25 delivered, 0 failed, 0 blocked" in out
+    assert "Console subscribers see it in `schoolbot chat`" in out and "no sender configured" not in out
 
 
 # ------------------------------------------- the whole flow, on Telegram, via serve
