@@ -41,34 +41,40 @@ async def retry(
     retry_on: type[BaseException] | tuple[type[BaseException], ...] = Exception,
     on_retry: Callable[[int, BaseException, float], None] | None = None,
     stop: asyncio.Event | None = None,
+    failed: BaseException | None = None,
 ) -> T:
     """Call `call` (a function or coroutine function) up to `attempts` times.
 
     Only exceptions in `retry_on` are retried; others pass through at once.
     `on_retry(failures, exc, wait)` is told before each wait (to log it). When
     `stop` is set during a wait, the last failure is raised without more tries.
+    `failed` is a first failure the caller already met trying once itself (that
+    try counts): the back-off starts with it.
     """
     if attempts < 1:
         raise ValueError("attempts must be at least 1")
     failures = 0
+    exc: BaseException | None = failed
     while True:
-        try:
-            result = call()
-            if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
-                result = await result
-            return result
-        except retry_on as exc:
+        if exc is not None:
             failures += 1
             if failures >= attempts:
-                raise
+                raise exc
             wait = backoff.delay(failures)
             if on_retry is not None:
                 on_retry(failures, exc, wait)
             if stop is None:
                 await asyncio.sleep(wait)
-                continue
-            try:
-                await asyncio.wait_for(stop.wait(), timeout=wait)
-            except TimeoutError:
-                continue
-            raise
+            else:
+                try:
+                    await asyncio.wait_for(stop.wait(), timeout=wait)
+                    raise exc
+                except TimeoutError:
+                    pass
+        try:
+            result = call()
+            if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
+                result = await result
+            return result
+        except retry_on as caught:
+            exc = caught

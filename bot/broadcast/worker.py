@@ -185,12 +185,17 @@ class DeliveryWorker:
 
     async def _record(self, write: Callable[[], object], what: str):
         """One bookkeeping write, retried on a busy database; DatabaseUnusable when it stays unusable."""
+        try:
+            return write()  # the usual case: done at once, without the retry machinery
+        except sqlite3.Error as exc:
+            first = exc
+
         def told(failures: int, exc: BaseException, wait: float) -> None:
             log.warning("%s: could not %s (%s), attempt %d", self.platform, what, exc, failures)
 
         try:
             return await retry(write, attempts=self.settle_attempts, backoff=self.settle_backoff,
-                               retry_on=sqlite3.Error, on_retry=told)
+                               retry_on=sqlite3.Error, on_retry=told, failed=first)
         except sqlite3.Error as exc:
             raise DatabaseUnusable(f"could not {what} after {self.settle_attempts} tries: {exc}") from exc
 

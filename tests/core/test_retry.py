@@ -56,3 +56,16 @@ async def test_a_stop_during_the_wait_ends_retrying_at_once():
 
     with pytest.raises(ConnectionError):
         await asyncio.wait_for(retry(down, attempts=5, backoff=Backoff(base=60, jitter=0), stop=stop), 2)
+
+
+async def test_a_failure_the_caller_met_first_counts_as_the_first_try():
+    calls, told = [], []
+
+    def down():
+        calls.append(1)
+        raise ConnectionError("still down")
+
+    with pytest.raises(ConnectionError):
+        await retry(down, attempts=3, backoff=Backoff(base=0.001, jitter=0), retry_on=ConnectionError,
+                    on_retry=lambda n, exc, wait: told.append(n), failed=ConnectionError("down"))
+    assert len(calls) == 2 and told == [1, 2]  # three tries in all, the caller's included
