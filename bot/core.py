@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from bot import answers
 from bot.boards import BoardFinder
+from bot.broadcast.wakeup import Wakeup
 from bot.dates import describe_day
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
@@ -141,6 +142,7 @@ class Bot:
         self.boards = self.matcher.boards
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
         self.commands: dict[str, CommandHandler] = {"whoami": _whoami}
+        self.wakeup = Wakeup()  # rung when a broadcast is queued: starts this process's delivery workers
 
     # ------------------------------------------------------------ entry point
     def chat_unreachable(self, platform: str, chat_id: str) -> int:
