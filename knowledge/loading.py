@@ -34,7 +34,22 @@ from knowledge.model import (
 )
 
 # libyaml's C loader when PyYAML has it (its wheels do): ~10x faster, same safe subset.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _SafeLoader(_BaseLoader):
+    """The safe loader, but a date or time YAML cannot build (2019-02-30, hour 25) stays text,
+    so the field's reader reports it with the file, the entry and the problem."""
+
+
+def _timestamp_or_text(loader: yaml.SafeLoader, node: yaml.ScalarNode):
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError:
+        return loader.construct_scalar(node)
+
+
+_SafeLoader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp_or_text)
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
 
 
@@ -130,8 +145,9 @@ def _date(value: Any) -> date:
     if isinstance(value, str):
         try:
             return date.fromisoformat(value.strip())
-        except ValueError:
-            pass
+        except ValueError as exc:
+            if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+                raise ValueError(f"{value.strip()!r} is not a real date ({exc})") from None
     raise ValueError(f"expected a date YYYY-MM-DD, got {value!r}")
 
 
@@ -141,8 +157,9 @@ def _time(value: Any) -> datetime:
     elif isinstance(value, str):
         try:
             moment = datetime.fromisoformat(value.strip())
-        except ValueError:
-            raise ValueError(f"expected an ISO 8601 time like 2019-10-02T20:00:00-04:00, got {value!r}") from None
+        except ValueError as exc:
+            problem = f" ({exc})" if "range" in str(exc) or "must be in" in str(exc) else ""
+            raise ValueError(f"expected an ISO 8601 time like 2019-10-02T20:00:00-04:00, got {value!r}{problem}") from None
     else:
         raise ValueError(f"expected an ISO 8601 time with a UTC offset, got {value!r}")
     if moment.tzinfo is None:

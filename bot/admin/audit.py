@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 from bot.admin.changes import Admin
 from bot.admin.parsing import compact, number
@@ -20,8 +21,12 @@ def _brief(value: object, limit: int) -> str:
     if value is None:
         return "-"
     if isinstance(value, dict):
+        if value.get("role") == "province":
+            return "province admin"
+        if value.get("role") == "staff":
+            return "staff for " + ", ".join(value.get("boards") or [])
         for keys in (("status", "summary"), ("workers", "service"), ("day", "text"), ("question", "answer"),
-                     ("role", "boards"), ("broadcast", "recipients")):
+                     ("broadcast", "recipients")):
             if all(k in value for k in keys):
                 shown = ": ".join(str(value[k]) for k in keys)
                 if value.get("retracted"):
@@ -39,9 +44,24 @@ def audit_entry(row: dict) -> dict:
             "before": _value(row.get("before")), "after": _value(row.get("after"))}
 
 
+def _who(row: dict) -> str:
+    name = row.get("name")
+    return f"{row['platform']}:{row['user_id']}" + (f" ({name})" if name and name != row["user_id"] else "")
+
+
+def _real_time(row: dict) -> str:
+    """The real time of an action, when it differs from the bot's clock (a --now replay, a test clock)."""
+    if not row.get("real_at"):
+        return "-"
+    at, real = datetime.fromisoformat(row["at"]), datetime.fromisoformat(row["real_at"])
+    if at.tzinfo is not None and abs((at - real).total_seconds()) < 60:
+        return "same"
+    return real.astimezone(at.tzinfo).isoformat()[:16].replace("T", " ")
+
+
 def format_audit(row: dict, limit: int = 60) -> str:
     """One line for chat: #id when who what board: before -> after."""
-    who = f"{row['platform']}:{row['user_id']}" + (f" ({row['name']})" if row.get("name") else "")
+    who = _who(row)
     at = row["at"][:16].replace("T", " ")
     before, after = _brief(_value(row.get("before")), limit), _brief(_value(row.get("after")), limit)
     return f"#{row['id']} {at} {who} {row['action']} {row['target']}: {before} -> {after}"
@@ -52,12 +72,9 @@ def audit_table(rows: list[dict], width: int = 40) -> str:
     header = ("#", "when", "real time", "who", "what", "board", "before -> after")
     lines = []
     for row in reversed(rows):
-        real = (row.get("real_at") or "")[:16].replace("T", " ")
         at = row["at"][:16].replace("T", " ")
-        who = f"{row['platform']}:{row['user_id']}" + (f" ({row['name']})" if row.get("name") else "")
         change = f"{_brief(_value(row.get('before')), width)} -> {_brief(_value(row.get('after')), width)}"
-        lines.append((str(row["id"]), at, real if real and real != at else "same", who, row["action"], row["target"],
-                      change))
+        lines.append((str(row["id"]), at, _real_time(row), _who(row), row["action"], row["target"], change))
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header[:-1])]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
     return "\n".join(fmt.format(*line) for line in [header, *lines])

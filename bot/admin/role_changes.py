@@ -160,4 +160,8 @@ def role_from_cli(admin: Admin, operator: Operator, kind: str, who: str, what: s
             return problem
         action = {"kind": "revoke", "platform": platform, "user_id": user_id, "boards": boards}
     with admin.store.transaction():
-        return change_role(admin, msg, action)
+        done = change_role(admin, msg, action)
+    change = admin.records.latest_change(msg.platform, msg.user_id)
+    opposite = "revoke" if kind == "grant" else "grant"
+    return done.split(" (Change #")[0] + (f" (Change #{change['id']}: a province admin's /undo {change['id']} in chat "
+                                          f"takes it back, or `schoolbot {opposite}`.)")
