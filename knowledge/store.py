@@ -100,6 +100,8 @@ class Store:
         """Write what is left of the question log and close; never raises for the log."""
         try:
             self.questions.flush()
+        except DatabaseGone as gone:
+            log.error("%s (the last logged questions were not written)", gone)
         except Exception:
             log.exception("could not write the last questions at close")
         finally:

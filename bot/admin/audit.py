@@ -21,12 +21,13 @@ def _brief(value: object, limit: int) -> str:
     if value is None:
         return "-"
     if isinstance(value, dict):
+        if "broadcast" in value and "recipients" in value:
+            return compact(f"#{value['broadcast']} to {value['recipients']}: {value.get('text', '')}", limit)
         if value.get("role") == "province":
             return "province admin"
         if value.get("role") == "staff":
             return "staff for " + ", ".join(value.get("boards") or [])
-        for keys in (("status", "summary"), ("workers", "service"), ("day", "text"), ("question", "answer"),
-                     ("broadcast", "recipients")):
+        for keys in (("status", "summary"), ("workers", "service"), ("day", "text"), ("question", "answer")):
             if all(k in value for k in keys):
                 shown = ": ".join(str(value[k]) for k in keys)
                 if value.get("retracted"):
