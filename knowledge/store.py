@@ -29,7 +29,6 @@ from knowledge.model import (
     ALL_BOARDS,
     Board,
     Card,
-    Fact,
     KnowledgeFile,
     Source,
     Status,
@@ -37,6 +36,7 @@ from knowledge.model import (
     WithdrawnService,
 )
 from knowledge.records import AdminRecords, DatabaseGone, QuestionLog
+from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
 
 SCHEMA_VERSION = schema.VERSION
@@ -45,14 +45,6 @@ log = logging.getLogger("schoolbot.store")
 
 def _iso(value: datetime | date | None) -> str | None:
     return value.isoformat() if value is not None else None
-
-
-def _time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
-def _day(value: str | None) -> date | None:
-    return date.fromisoformat(value) if value else None
 
 
 def utcnow() -> datetime:
@@ -218,18 +210,7 @@ class Store:
             counts["cards"] = len(kfile.cards)
         return counts
 
-    @staticmethod
-    def _row(entry: Any, origin: str) -> dict:
-        row = asdict(entry)
-        for key, value in row.items():
-            if isinstance(value, (date, datetime)):
-                row[key] = value.isoformat()
-            elif isinstance(value, bool):
-                row[key] = int(value)
-            elif isinstance(value, (tuple, list, dict)):
-                row[key] = json.dumps(value, ensure_ascii=False)
-        row["origin"] = origin
-        return row
+    _row = staticmethod(row_of)
 
     def put_status(self, status: Status, origin: str = "staff") -> None:
         with self.transaction():
@@ -266,36 +247,7 @@ class Store:
         return self._snapshot
 
     def _read_knowledge(self) -> Knowledge:
-        db = self.db
-        boards = [
-            Board(r["id"], r["name"], r["system"], r["language"], r["website"],
-                  tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")))
-            for r in db["boards"].rows_where(order_by="id")
-        ]
-        sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"])) for r in db["sources"].rows]
-        facts = [Fact(r["id"], r["topic"], r["text"], r["source"], _time(r["published"])) for r in db["facts"].rows_where(order_by="published, id")]
-        statuses = [
-            Status(r["id"], r["board"], _day(r["start"]), _day(r["until"]), r["status"], r["summary"], r["source"],
-                   _time(r["published"]), r["author"] or "", _time(r["retracted"]))
-            for r in db["statuses"].rows_where(order_by="published, id")
-        ]
-        services = [
-            WithdrawnService(r["id"], r["workers"], r["service"], r["phase"], r["source"], _time(r["published"]),
-                             _time(r["ended"]), r["author"] or "", _time(r["retracted"]))
-            for r in db["withdrawn_services"].rows_where(order_by="published, id")
-        ]
-        events = [
-            TimelineEvent(r["id"], r["kind"], _day(r["day"]), r["text"], r["source"], _time(r["published"]),
-                          bool(r["approximate"]), r["author"] or "", _time(r["retracted"]))
-            for r in db["timeline"].rows_where(order_by="day, published, id")
-        ]
-        cards = [
-            Card(r["id"], r["topic"], r["question"], r["answer"], r["source"], _time(r["published"]), r["details"] or "",
-                 tuple(json.loads(r["phrasings"] or "[]")), tuple(json.loads(r["boards"] or "[]")), _time(r["valid_until"]),
-                 r["replaces"] or "", json.loads(r["fr"]) if r["fr"] else None, r["author"] or "", _time(r["retracted"]))
-            for r in db["cards"].rows_where(order_by="published, id")
-        ]
-        return Knowledge(boards, sources, facts, statuses, services, events, cards)
+        return read_knowledge(self.db)
 
     # ----------------------------------------------------------- user memory
     def get_user(self, platform: str, user_id: str) -> dict | None:
