@@ -29,12 +29,8 @@ def _brief(value: object, limit: int) -> str:
             return "staff for " + ", ".join(value.get("boards") or [])
         for keys in (("status", "summary"), ("workers", "service"), ("day", "text"), ("question", "answer")):
             if all(k in value for k in keys):
-                shown = ": ".join(str(value[k]) for k in keys)
-                if value.get("retracted"):
-                    shown += " (withdrawn)"
-                elif value.get("ended"):
-                    shown += " (ended)"
-                return compact(shown, limit)
+                mark = " (withdrawn)" if value.get("retracted") else " (ended)" if value.get("ended") else ""
+                return compact(": ".join(str(value[k]) for k in keys), limit - len(mark)) + mark
     return compact(value, limit)
 
 

@@ -107,7 +107,7 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
         own, _ = admin.knowledge().status_for(board_id, entry.start, msg.time)
         before = entry_dict(own)
     admin.store.put_status(entry)
-    change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {entry.status} from {entry.start}: {entry.summary}")
+    change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {answers.STATUS_WORDS[entry.status]} from {entry.start}: {entry.summary}")
     admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
     return (f"Done: {admin.board_name(board_id)} is now {answers.STATUS_WORDS[entry.status]} from "
             f"{entry.start:%a %b} {entry.start.day}. Parents see it now, as of {when(admin.at(msg))} "
