@@ -93,7 +93,7 @@ def test_a_database_from_a_newer_schoolbot_is_refused_with_a_clear_message(tmp_p
     conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
     conn.commit()
     conn.close()
-    with pytest.raises(schema.SchemaError, match="newer schoolbot .*version 99"):
+    with pytest.raises(schema.SchemaError, match=r"newer schoolbot .*version 99"):
         open_store(path)
 
 
