@@ -96,3 +96,25 @@ def test_sigkill_before_commit_leaves_nothing_and_confirm_works_after(settings, 
         assert fresh.admin.latest_pending("test", TDSB_STAFF)["state"] == "pending"
     finally:
         fresh.close()
+
+
+def test_a_broadcast_is_queued_with_its_audit_row_or_not_at_all(store, said, monkeypatch):
+    for i in range(3):
+        store.subscribe("test", f"parent-{i}", "tdsb", "private", f"parent-{i}")
+    assert "Preview of a broadcast to 3 recipients" in said("/broadcast tdsb Schools open Monday.", user=TDSB_STAFF)
+    audits = len(store.audit_rows(1000))
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("disk full after the outbox rows")
+
+    monkeypatch.setattr(AdminRecords, "set_result", broken)
+    assert "something went wrong" in said("/confirm", user=TDSB_STAFF).lower()
+    assert store.conn.execute("SELECT COUNT(*) FROM broadcasts").fetchone()[0] == 0
+    assert store.conn.execute("SELECT COUNT(*) FROM deliveries").fetchone()[0] == 0
+    assert len(store.audit_rows(1000)) == audits
+
+    monkeypatch.undo()
+    assert "queued for 3 recipients" in said("/confirm", user=TDSB_STAFF)
+    assert "already confirmed" in said("/confirm", user=TDSB_STAFF)
+    assert store.conn.execute("SELECT COUNT(*) FROM deliveries").fetchone()[0] == 3
+    assert [r["action"] for r in store.audit_rows(1000)][: 1] == ["broadcast"] and len(store.audit_rows(1000)) == audits + 1
