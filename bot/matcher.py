@@ -68,12 +68,17 @@ _SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)"
 QUESTION_WORDS = frozenset(
     ["is", "are", "will", "would", "can", "could", "when", "what", "whats", "where", "why", "how", "who", "which", "do", "does", "did", "should", "shall", "has", "have", "any"]
 )
+_NEGATED = re.compile(r"\b(?:not|no|isnt|isn't|nor)\s+(?:in\s+|at\s+|the\s+)?$")
 _COMMAND = re.compile(r"^/([a-z_]+)(?:@[a-z0-9_]+)?(?:\s+(.*))?$", re.S)
 # Words that carry no question on their own: a message made only of these plus
 # a board or a date is about that board or date.
 FILLER = frozenset(
     ["a", "an", "and", "the", "in", "on", "at", "for", "of", "to", "is", "it", "its", "are", "was", "be", "what", "whats", "about", "how", "hows", "so", "then", "ok", "okay", "and", "or", "my", "our", "we", "i", "im", "me", "us", "this", "that", "there", "their", "they", "please", "pls", "any", "anything", "news", "update", "updates", "info", "re", "regarding", "school", "schools", "board"]
 )
+
+
+# A message that also names an out-of-scope topic still asks about school only with one of these.
+_SCHOOL_WORDS = frozenset(["school", "schools", "class", "classes", "open", "closed", "cancelled", "strike", "striking"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,12 +339,20 @@ class IntentMatcher:
         """A keyword prepared exactly like message text, but never 'corrected' into another word."""
         return " ".join(self._words(text, correct=False))
 
-    def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None]:
+    def prepare(self, norm: str, today: date) -> str:
+        """Normalised text as the matcher compares it (boards and dates blanked, slang expanded)."""
+        return self._prepare(norm, today)[0]
+
+    def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None, str]:
         when = find_date(norm, today)
         spans = []
         if when is not None:
             spans.append((when.start, when.end))
         board = self.boards.find(norm)
+        if board is not None and _NEGATED.search(norm[: board.start]):
+            # "not TDSB, my kid is in Peel": the board meant is another one.
+            spans.append((board.start, board.end))
+            board = self.boards.find(norm[: board.start] + " " * (board.end - board.start) + norm[board.end :])
         if board is not None:
             spans.append((board.start, board.end))
         blanked = norm
@@ -383,6 +396,10 @@ class IntentMatcher:
         topics = self._out_of_scope.payloads(processed.split())
         if topics:
             topic = min(topics, key=lambda found: found[0])[1]  # the first listed topic wins
+            mixed = self._school_part(processed, topic)
+            if mixed is not None:  # "should he take the bus monday or is school cancelled?"
+                intent, confidence = mixed
+                return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, processed=processed)
             return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed)
 
         content = [w for w in processed.split() if w not in FILLER]
@@ -396,11 +413,35 @@ class IntentMatcher:
         scores = self.score_message(processed, self.segments(blanked))
         ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
         (best, best_score), (_, second_score) = ranked[0], ranked[1]
+        if best == "set_board" and when is not None and scores["school_status"] >= self.min_confidence:
+            # "I'm in Peel btw, are we open monday": a board and a day asked about, not only a board to keep.
+            best, best_score = "school_status", scores["school_status"]
+            second_score = min(second_score, best_score - self.min_margin)
         analysis = Analysis(best, round(best_score, 3), board, when, weekend, scores=scores, processed=processed)
         if best_score < self.min_confidence or best_score - second_score < self.min_margin:
             analysis.intent = "unknown"
             analysis.abstained = True
         return analysis
+
+    MIXED_BAR = 0.55  # a school question beside an out-of-scope topic must be this clear
+
+    def _school_part(self, processed: str, topic: OutOfScope) -> tuple[str, float] | None:
+        """The school question asked beside an out-of-scope topic, if one is clearly there."""
+        words = processed.split()
+        found = {w for phrase in topic.keywords for w in self._phrase(phrase).split()} - _SCHOOL_WORDS
+        rest = [w for w in words if w not in found]
+        if not any(w in _SCHOOL_WORDS for w in rest) or not [w for w in rest if w not in FILLER]:
+            return None
+        parts = [" ".join(rest)] + [p.strip() for p in re.split(r"\b(?:or|and|but)\b", " ".join(rest)) if p.count(" ") >= 1]
+        scores = dict.fromkeys(INTENTS, 0.0)
+        for part in parts:
+            for intent, value in self.score(part).items():
+                scores[intent] = max(scores[intent], value)
+        ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+        (best, value), (_, second) = ranked[0], ranked[1]
+        if best in ("help", "unknown", "set_board") or value < self.MIXED_BAR or value - second < self.min_margin:
+            return None
+        return best, round(value, 3)
 
     def score(self, processed: str) -> dict[str, float]:
         """Each intent's score in 0..1 for an already prepared message (cached: parents repeat themselves)."""
