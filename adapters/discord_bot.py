@@ -575,16 +575,3 @@ def cmd_discord_sync(args: argparse.Namespace) -> int:
     where = f"server {args.guild}" if args.guild else "all servers (may take a few minutes to appear)"
     print(f"synced {len(names)} slash commands for {where}: /" + ", /".join(names))
     return 0
-
-
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    """The `schoolbot discord ...` commands (for bot.cli.extra_registrars)."""
-    p = sub.add_parser("discord", help="Discord tools: register the slash commands")
-    actions = p.add_subparsers(dest="discord_command", metavar="ACTION", required=True)
-    s = actions.add_parser(
-        "sync", parents=[common],
-        help="register the slash commands with Discord; run once after install and after changing them",
-    )
-    s.add_argument("--guild", type=int, metavar="SERVER_ID",
-                   help="register them in one server only (shows up at once; for testing)")
-    s.set_defaults(func=cmd_discord_sync)

@@ -4,19 +4,16 @@ With no platform flag it runs every platform whose token is configured. A
 missing or rejected token, or another instance already polling, is one
 clear error line and a non-zero exit.
 
-This module must stay light: it is imported to build the command line, so it
-never imports python-telegram-bot or discord.py at import time (``schoolbot
-ask`` starts cold on every call). The platform adapters are imported only
-when ``serve`` runs.
+The command itself (arguments, checks, logging) is in adapters/cli/platforms.py;
+this module runs the platforms and the delivery worker side by side. The
+platform adapters are imported only when their platform runs.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import signal
-import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -29,98 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger("schoolbot.serve")
 
-PLATFORMS = ("telegram", "discord")
 SHUTDOWN_GRACE_SECONDS = 15.0
-
-
-
-
-# ------------------------------------------------------------------- CLI
-def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = sub.add_parser(
-        "serve", parents=[common],
-        help="run the bot on Telegram and/or Discord (tokens from settings or SCHOOLBOT_*_TOKEN)",
-        description="Run the bot. With no platform flag, every platform whose token is configured runs. "
-                    "Tokens are read from the settings file or the environment "
-                    "(SCHOOLBOT_TELEGRAM_TOKEN, SCHOOLBOT_DISCORD_TOKEN), never from the command line.",
-    )
-    p.add_argument("--telegram", action="store_true", help="run on Telegram")
-    p.add_argument("--discord", action="store_true", help="run on Discord")
-    p.add_argument("--webhook-url", metavar="URL",
-                   help="Telegram: receive updates at this public HTTPS URL instead of long polling "
-                        "(overrides [telegram] webhook_url)")
-    p.add_argument("--webhook-listen", metavar="ADDRESS",
-                   help="Telegram webhook: local address to listen on (default [telegram] webhook_listen, 127.0.0.1)")
-    p.add_argument("--webhook-port", type=int, metavar="PORT",
-                   help="Telegram webhook: local port to listen on (default [telegram] webhook_port, 8443)")
-    p.add_argument("--polling", action="store_true", help="Telegram: long polling even if a webhook_url is configured")
-    p.add_argument("--quiet", action="store_true", help="log warnings and errors only")
-    p.add_argument("--debug", action="store_true", help="log the bot's debug messages (libraries stay quiet)")
-    p.set_defaults(func=cmd_serve)
-
-
-def configured_platforms(settings: Settings) -> list[str]:
-    return [name for name in PLATFORMS if getattr(settings, name).token.strip()]
-
-
-def cmd_serve(args: argparse.Namespace) -> int:
-    from bot.cli import UsageError, _settings
-
-    settings = _settings(args)
-    telegram_changes = {}
-    if args.webhook_url is not None:
-        telegram_changes["webhook_url"] = args.webhook_url
-    if args.polling:
-        telegram_changes["webhook_url"] = ""
-    if args.webhook_listen:
-        telegram_changes["webhook_listen"] = args.webhook_listen
-    if args.webhook_port is not None:
-        telegram_changes["webhook_port"] = args.webhook_port
-    if telegram_changes:
-        settings = settings.replace("telegram", **telegram_changes)
-    url = settings.telegram.webhook_url
-    if url and not url.startswith("https://") and not settings.telegram.base_url:
-        raise UsageError(f"--webhook-url: {url!r} must be an https:// URL (Telegram only calls HTTPS webhooks)")
-
-    wanted = [name for name in PLATFORMS if getattr(args, name)]
-    if not wanted:
-        wanted = configured_platforms(settings)
-        if not wanted:
-            raise UsageError(
-                "serve: no platform token is configured; set SCHOOLBOT_TELEGRAM_TOKEN or "
-                "SCHOOLBOT_DISCORD_TOKEN (or [telegram] token / [discord] token in the settings file)"
-            )
-    for name in wanted:
-        if not getattr(settings, name).token.strip():
-            raise UsageError(
-                f"serve --{name}: no {name.capitalize()} token; set SCHOOLBOT_{name.upper()}_TOKEN "
-                f"or [{name}] token in the settings file (settings from: {settings.source})"
-            )
-
-    _configure_logging(quiet=args.quiet, debug=args.debug)
-    from bot.app import build_bot
-
-    bot = build_bot(settings)
-    try:
-        asyncio.run(serve(bot, settings, wanted))
-    except PlatformStopped as exc:
-        print(f"schoolbot: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        bot.store.close()
-    return 0
-
-
-def _configure_logging(*, quiet: bool, debug: bool) -> None:
-    level = logging.WARNING if quiet else logging.DEBUG if debug else logging.INFO
-    logging.getLogger("schoolbot").setLevel(level)
-    # httpx logs every request URL at INFO, and a Bot API URL contains the token: never let it through.
-    for name in ("httpx", "httpcore"):
-        logging.getLogger(name).setLevel(logging.WARNING)
-    # python-telegram-bot's debug logs show the Bot API URL (with the token) too.
-    logging.getLogger("telegram").setLevel(logging.INFO if not quiet else logging.WARNING)
-    # The rate limiter logs each 429 as an error with a traceback; the adapter waits it out and logs it itself.
-    logging.getLogger("telegram.ext.AIORateLimiter").setLevel(logging.CRITICAL)
 
 
 # ---------------------------------------------------------------- running

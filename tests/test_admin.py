@@ -403,7 +403,7 @@ def test_admin_help_and_whoami(said):
 
 # ----------------------------------------------------------------------- CLI
 def test_cli_broadcast_deliveries_audit(settings, store, capsys, monkeypatch):
-    from bot.cli import main
+    from adapters.cli import main
 
     subscribe_parents(store, "tdsb", 3)
     db = settings.database.path
@@ -430,7 +430,7 @@ def test_cli_broadcast_follows_progress(settings, store, capsys):
     """Without --no-wait the CLI follows the outbox until done (here a worker runs alongside)."""
     import threading
 
-    from bot.cli import main
+    from adapters.cli import main
 
     subscribe_parents(store, "tdsb", 20)
 

@@ -325,7 +325,7 @@ async def test_1000_subscribers_through_fake_telegram_with_429s_and_403s(store, 
 
 
 async def test_deliver_once_cli_drains_the_outbox(store, settings):
-    from bot.cli import main
+    from adapters.cli import main
 
     chats = subscribe(store, 25, platform="telegram")
     async with FakeTelegram() as fake:
@@ -422,7 +422,7 @@ async def test_deliver_with_a_rejected_token_says_so_in_one_line_without_the_tok
     async with FakeTelegram() as fake:
         env = {**os.environ, "SCHOOLBOT_TELEGRAM_TOKEN": secret, "SCHOOLBOT_TELEGRAM_BASE_URL": fake.base_url}
         proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "deliver", "--once", "--db", settings.database.path,
+            sys.executable, "-m", "adapters.cli", "deliver", "--once", "--db", settings.database.path,
             env=env, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )
         out, err = await asyncio.wait_for(proc.communicate(), 60)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import main
+from adapters.cli import main
 
 NOW = "2019-10-03T09:00:00-04:00"
 DEVSET = Path(__file__).resolve().parents[2] / "shared" / "devset" / "questions.jsonl"
@@ -132,7 +132,7 @@ def test_eval_fails_below_the_bar(capsys, db, tmp_path):
 def test_chat_console_session(db):
     """The README's first command, as a subprocess with piped input."""
     result = subprocess.run(
-        [sys.executable, "-m", "bot", "chat", "--db", db, "--now", NOW],
+        [sys.executable, "-m", "adapters.cli", "chat", "--db", db, "--now", NOW],
         input="is school open monday?\npeel\nwhat stopped?\nquit\n",
         capture_output=True, text=True, timeout=60,
     )
@@ -145,7 +145,7 @@ def test_chat_console_session(db):
 def test_settings_error_is_one_line(tmp_path):
     bad = tmp_path / "s.toml"
     bad.write_text("[database]\nfile = 'x'\n")
-    result = subprocess.run([sys.executable, "-m", "bot", "ask", "--config", str(bad), "hi"],
+    result = subprocess.run([sys.executable, "-m", "adapters.cli", "ask", "--config", str(bad), "hi"],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0
@@ -155,7 +155,7 @@ def test_settings_error_is_one_line(tmp_path):
 def test_many_asks_at_once_on_a_new_database(tmp_path):
     """Scripts start several `ask` processes together; the first use must not fail with 'locked'."""
     db = str(tmp_path / "fresh.db")
-    cmd = [sys.executable, "-m", "bot", "ask", "--db", db, "--json", "--now", NOW, "is school open monday in peel"]
+    cmd = [sys.executable, "-m", "adapters.cli", "ask", "--db", db, "--json", "--now", NOW, "is school open monday in peel"]
     procs = [subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(6)]
     results = [(p.wait(timeout=120), p.stdout.read(), p.stderr.read()) for p in procs]
     for code, out, err in results:

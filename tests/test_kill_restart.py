@@ -56,7 +56,7 @@ async def _deliver(db: str, fake: FakeTelegram) -> asyncio.subprocess.Process:
     }
     env.pop("SCHOOLBOT_CONFIG", None)
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "deliver", "--once", cwd=str(REPO), env=env,
+        sys.executable, "-m", "adapters.cli", "deliver", "--once", cwd=str(REPO), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
 

@@ -427,7 +427,7 @@ async def test_webhook_mode_checks_the_secret(fake, bot, tg_settings):
 # -------------------------------------------------------- the serve command
 async def _schoolbot(*args: str, env: dict[str, str], timeout: float = 60) -> tuple[int, str, str]:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", *args, cwd=str(REPO), env=env,
+        sys.executable, "-m", "adapters.cli", *args, cwd=str(REPO), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     out, err = await asyncio.wait_for(proc.communicate(), timeout)
@@ -475,7 +475,7 @@ async def test_serve_answers_then_stops_on_sigterm(fake, serve_env):
 
     serve_env["SCHOOLBOT_TELEGRAM_TOKEN"] = fake.token
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "serve", "--telegram", cwd=str(REPO), env=serve_env,
+        sys.executable, "-m", "adapters.cli", "serve", "--telegram", cwd=str(REPO), env=serve_env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     try:
@@ -491,7 +491,7 @@ async def test_serve_answers_then_stops_on_sigterm(fake, serve_env):
 
 
 async def test_loading_the_cli_does_not_import_platform_libraries():
-    code = ("import sys, bot.cli; bot.cli.build_parser(); "
+    code = ("import sys, adapters.cli; adapters.cli.build_parser(); "
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'telegram', 'discord', 'aiohttp', 'httpx'}))")
     proc = await asyncio.create_subprocess_exec(sys.executable, "-c", code, cwd=str(REPO),
                                                 stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)

@@ -1,4 +1,4 @@
-"""Admin sub-commands: `schoolbot broadcast`, `deliveries`, `deliver` and `audit`.
+"""Staff commands: `schoolbot broadcast`, `deliveries`, `deliver` and `audit`.
 
 `broadcast` writes to the outbox (the same one the chat /broadcast uses); a
 running `schoolbot serve`, or `schoolbot deliver --once`, delivers it. This
@@ -8,28 +8,16 @@ module imports nothing heavy at import time: the CLI starts fast.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
 import sys
 import time
-from contextlib import AsyncExitStack
 from datetime import datetime
 from pathlib import Path
 
+from adapters.cli.common import configured_platforms, open_from
+from adapters.errors import PlatformStopped, UsageError
+
 CLI_PLATFORM = "cli"
-
-
-def _settings(args):
-    from bot.cli import _settings as load
-
-    return load(args)
-
-
-def _open(args):
-    from bot.app import open_knowledge
-
-    settings = _settings(args)
-    return settings, open_knowledge(settings)
 
 
 def _author() -> str:
@@ -43,11 +31,10 @@ def _author() -> str:
 def cmd_broadcast(args: argparse.Namespace) -> int:
     from zoneinfo import ZoneInfo
 
-    from bot.cli import UsageError
     from bot.outbox import BroadcastError, Outbox, board_title, broadcast_text, check_broadcast
     from knowledge.model import ALL_BOARDS
 
-    settings, store = _open(args)
+    settings, store = open_from(args)
     if args.text is None and args.text_file is None:
         raise UsageError("give the message with --text TEXT or --text-file FILE (- for stdin)")
     if args.text_file is not None:
@@ -148,10 +135,9 @@ def follow(outbox, broadcast_id: int, *, interval: float = 0.5, out=None, timeou
 # ---------------------------------------------------------------- deliveries
 def cmd_deliveries(args: argparse.Namespace) -> int:
     from bot.admin import progress_bar
-    from bot.cli import UsageError
     from bot.outbox import Outbox
 
-    _, store = _open(args)
+    _, store = open_from(args)
     outbox = Outbox(store)
     if args.id is not None:
         p = outbox.progress(args.id)
@@ -184,6 +170,8 @@ def cmd_deliveries(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------- deliver
 async def _deliver(settings, store, platforms: list[str], once: bool) -> dict:
+    from contextlib import AsyncExitStack
+
     from bot.outbox import run_workers
 
     async with AsyncExitStack() as stack:
@@ -198,11 +186,11 @@ async def _deliver(settings, store, platforms: list[str], once: bool) -> dict:
 
 
 def cmd_deliver(args: argparse.Namespace) -> int:
-    from adapters.serve import PlatformStopped, configured_platforms
-    from bot.cli import UsageError
+    import asyncio
+
     from bot.outbox import Outbox
 
-    settings, store = _open(args)
+    settings, store = open_from(args)
     senders_for = [p for p in configured_platforms(settings) if not args.platform or p in args.platform]
     if not senders_for:
         raise UsageError("no platform to deliver to: set [telegram] token or [discord] token in the settings")
@@ -230,7 +218,7 @@ def cmd_deliver(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from bot.admin import format_audit
 
-    _, store = _open(args)
+    _, store = open_from(args)
     rows = store.audit_rows(args.limit)
     if not rows:
         print("The audit log is empty.")

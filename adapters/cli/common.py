@@ -1,0 +1,48 @@
+"""What every `schoolbot` sub-command shares: settings from the arguments, the clock, the store."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import datetime
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from adapters.errors import UsageError
+from bot.settings import Settings, load_settings
+
+if TYPE_CHECKING:  # pragma: no cover
+    from knowledge.store import Store
+
+PLATFORMS = ("telegram", "discord")
+
+
+def settings_from(args: argparse.Namespace) -> Settings:
+    """The settings file named by --config (or the default), with --db applied."""
+    settings = load_settings(args.config)
+    if getattr(args, "db", None):
+        settings = settings.replace("database", path=args.db)
+    return settings
+
+
+def open_from(args: argparse.Namespace) -> tuple[Settings, Store]:
+    """Settings and the opened knowledge store (filled with the shipped knowledge on first use)."""
+    from bot.app import open_knowledge
+
+    settings = settings_from(args)
+    return settings, open_knowledge(settings)
+
+
+def parse_time(value: str, settings: Settings) -> datetime:
+    """An ISO 8601 time from the command line; without a zone, the knowledge's time zone."""
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise UsageError(f"--now: {value!r} is not an ISO 8601 time, e.g. 2019-10-03T09:00:00-04:00") from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=ZoneInfo(settings.knowledge.timezone))
+    return moment
+
+
+def configured_platforms(settings: Settings) -> list[str]:
+    """The platforms whose token is set."""
+    return [name for name in PLATFORMS if getattr(settings, name).token.strip()]

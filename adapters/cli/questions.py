@@ -1,0 +1,138 @@
+"""`schoolbot chat`, `ask` and `eval`: questions to the bot from the terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import datetime
+
+from adapters.cli.common import parse_time, settings_from
+from adapters.errors import UsageError
+from bot.settings import Settings
+
+
+def cmd_chat(args: argparse.Namespace) -> int:
+    from adapters.console import run_console
+    from bot.app import build_bot
+
+    settings = settings_from(args)
+    bot = build_bot(settings)
+    start = parse_time(args.now, settings) if args.now else None
+    board = None
+    if args.board:
+        found = bot.boards.lookup(args.board)
+        if found is None:
+            raise UsageError(f"--board: no board matches {args.board!r}")
+        board = found.id
+    return run_console(bot, start=start, board=board)
+
+
+def _ask_line(bot, index: int, line: str, default_now: datetime, default_board: str | None, settings: Settings) -> dict:
+    from bot.evaluation import answer_one
+
+    text, now, board = line, default_now, default_board
+    stripped = line.strip()
+    if stripped.startswith("{"):
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            return {"error": f"line {index + 1}: not valid JSON: {exc.msg}"}
+        if not isinstance(obj, dict) or not isinstance(obj.get("text"), str):
+            return {"error": f"line {index + 1}: a JSON line needs a \"text\" string"}
+        text = obj["text"]
+        try:
+            if obj.get("now"):
+                now = parse_time(str(obj["now"]), settings)
+        except UsageError as exc:
+            return {"error": f"line {index + 1}: {exc}".replace("--now: ", "now: ")}
+        given = obj.get("board") or obj.get("user_board")
+        if given:
+            board = _board_id(bot, str(given))
+            if board is None:
+                return {"error": f"line {index + 1}: no board matches {given!r}"}
+    response = answer_one(bot, index, text, now, board)
+    return {
+        "intent": response.intent,
+        "board": response.board,
+        "date": response.date.isoformat() if response.date else None,
+        "reply": response.text,
+        "confidence": round(float(response.confidence), 3),
+    }
+
+
+def _board_id(bot, query: str) -> str | None:
+    board = bot.boards.lookup(query)
+    return board.id if board else None
+
+
+def cmd_ask(args: argparse.Namespace) -> int:
+    from bot.app import build_bot
+    from bot.core import EphemeralMemory
+
+    settings = settings_from(args)
+    bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)
+    now = parse_time(args.now, settings) if args.now else bot.clock()
+    board = None
+    if args.board:
+        board = _board_id(bot, args.board)
+        if board is None:
+            raise UsageError(f"--board: no board matches {args.board!r}")
+    lines = [args.text] if args.text is not None else sys.stdin
+    out = sys.stdout
+    for index, line in enumerate(lines):
+        if args.text is None:
+            line = line.rstrip("\n")
+        result = _ask_line(bot, index, line, now, board, settings)
+        if args.json:
+            out.write(json.dumps(result, ensure_ascii=False) + "\n")
+        elif "error" in result:
+            out.write(f"error: {result['error']}\n")
+        elif args.text is not None:
+            out.write(result["reply"] + "\n")
+        else:  # one output line per input line
+            out.write(result["reply"].replace("\n", " ") + "\n")
+        out.flush()
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace) -> int:
+    from bot.app import build_bot
+    from bot.core import EphemeralMemory
+    from bot.evaluation import evaluate, read_jsonl
+
+    settings = settings_from(args)
+    try:
+        rows = read_jsonl(args.file)
+    except FileNotFoundError:
+        raise UsageError(f"{args.file}: no such file") from None
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)
+    report = evaluate(bot, rows)
+    print(report.render(show_errors=args.errors))
+    accuracy = report.accuracy("intent")
+    if args.min_accuracy is not None and accuracy < args.min_accuracy:
+        print(f"FAILED: intent accuracy {accuracy:.3f} is below {args.min_accuracy:.3f}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("chat", parents=[common], help="chat with the bot in this terminal (no token needed)")
+    p.add_argument("--now", help="the clock, ISO 8601, e.g. 2019-10-03T09:00:00-04:00 (default: now)")
+    p.add_argument("--board", help="the board you set earlier, e.g. tdsb")
+    p.set_defaults(func=cmd_chat)
+
+    p = sub.add_parser("ask", parents=[common], help="answer one question, or one per stdin line")
+    p.add_argument("text", nargs="?", help="the question; without it, read one question per line from stdin")
+    p.add_argument("--board", help="the board the user set earlier")
+    p.add_argument("--now", help="the clock, ISO 8601 (default: now)")
+    p.add_argument("--json", action="store_true", help="one JSON object per answer: intent, board, date, reply, confidence")
+    p.set_defaults(func=cmd_ask)
+
+    p = sub.add_parser("eval", parents=[common], help="score the bot on labelled questions (JSONL)")
+    p.add_argument("file", help="e.g. ../shared/devset/questions.jsonl")
+    p.add_argument("--min-accuracy", type=float, help="exit 1 when intent accuracy is below this")
+    p.add_argument("--errors", type=int, default=0, metavar="N", help="also list the first N wrong answers")
+    p.set_defaults(func=cmd_eval)

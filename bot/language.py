@@ -1,0 +1,108 @@
+"""Which language a message is in: English or French, from common words and accents.
+
+Word lists, not a statistical model: parents' messages are short, typed fast,
+often without accents ("ecole ouverte lundi?") and sometimes mixed ("is l'école
+open lundi?"). Each word votes for the language whose list holds it; a word in
+both lists ("a", "on", "plan") votes for neither. The majority wins; a tie or a
+message with too few votes (a board name, a date, "ok", "merci") says nothing,
+and the bot keeps the user's language.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+LANGUAGES = ("en", "fr")
+
+_FRENCH_WORDS = """
+le la les l un une des du de d au aux en ce cet cette ces ça ca c qu que qui quoi quand quel quelle quels quelles
+est sont sera seront serait seraient était etait ont avoir être etre fait faire va vont peut peuvent doit doivent
+je j tu il elle on nous vous ils elles mon ma mes ton ta tes son sa ses notre nos votre vos leur leurs me m te t se s y
+et ou mais donc car ni pour par avec sans chez dans sur sous entre vers depuis pendant avant après apres encore déjà deja
+pas ne plus rien aucun aucune tout tous toute toutes très tres trop bien aussi seulement comment pourquoi combien où
+oui non merci bonjour salut allo bonsoir svp stp sil plait désolé desole
+école ecole écoles ecoles ouverte ouvertes ouvert ouverts fermée fermee fermées fermees fermé ferme fermés fermes
+grève greve grèves greves gréviste débrayage debrayage zèle zele ralenti syndicat syndiqués travailleurs travailleuses
+enseignants enseignantes enseignant enseignante élèves eleves élève eleve enfant enfants fils fille garçon
+garde garderie service services parents parent conseil conseils scolaire scolaires commission
+aujourd'hui aujourdhui demain hier lundi mardi mercredi jeudi vendredi samedi dimanche semaine prochain prochaine
+janvier février fevrier mars avril mai juin juillet août aout septembre octobre novembre décembre decembre
+mise mises jour jours nouvelles entente négociations negociations pourparlers grève-t-elle quoi
+aide aides éducatrices educatrices éducateurs educateurs concierges secrétaires secretaires bibliothèque
+autobus dîner diner repas bulletin bulletins examens remise diplômes diplome
+parlez parler parle français francais anglais langue répondre repondre
+"""
+
+_ENGLISH_WORDS = """
+the is are was were be been being will would can could should shall may might must do does did have has had
+i you he she it we they my your his her its our their me him us them this that these those there here
+what when where why how who which whose whom
+and or but so because if then than not no yes any some all every each
+of to in at for with from by about into over after before during until since
+school schools open opened close closed closing strike strikes striking union workers teachers teacher kids kid
+child children son daughter care daycare tomorrow today yesterday monday tuesday wednesday thursday friday
+saturday sunday week next talks deal news update updates board boards thanks thank please hello hi hey
+going gonna happen happening still anyone know tell help going stop stopped start started work rule
+english french speak
+"""
+FRENCH = frozenset(_FRENCH_WORDS.split())
+ENGLISH = frozenset(_ENGLISH_WORDS.split())
+
+# Words both languages use, or that are too short to tell: they never vote.
+_BOTH = frozenset({"a", "on", "plan", "date", "service", "services", "parents", "parent", "conseil", "union",
+                   "ok", "info", "bus", "message", "transport", "solution", "note", "options",
+                   "surveillance", "programme", "program", "minute", "minutes", "rotation", "mobile"})
+_ACCENTED = re.compile(r"[éèêàâçôûùîïë]")
+_WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-zà-ÿ]+)?")
+
+
+def _fold(word: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+
+
+_FRENCH_FOLDED = frozenset(_fold(w) for w in FRENCH) - _BOTH
+_ENGLISH_FOLDED = frozenset(ENGLISH) - _BOTH
+
+
+def votes(text: str) -> tuple[int, int]:
+    """(French votes, English votes) for a message."""
+    lowered = text.lower().replace("’", "'")
+    french = english = 0
+    for token in _WORD.findall(lowered):
+        # "l'école", "qu'il", "c'tu": the elided article and the word both count
+        parts = token.split("'") if "'" in token else [token]
+        for part in parts:
+            if not part:
+                continue
+            word = _fold(part)
+            in_french = word in _FRENCH_FOLDED or (len(part) > 1 and _ACCENTED.search(part) is not None)
+            in_english = word in _ENGLISH_FOLDED
+            if in_french and not in_english:
+                french += 1
+            elif in_english and not in_french:
+                english += 1
+    return french, english
+
+
+def detect(text: str, min_votes: int = 2) -> str | None:
+    """'fr', 'en', or None when the message does not say clearly (keep the user's language).
+
+    The winner needs `min_votes` words: one French word ("merci", "lundi") in an
+    English user's message does not switch the conversation; for a user whose
+    language is not known yet, pass min_votes=1.
+    """
+    french, english = votes(text)
+    if french > english and french >= min_votes:
+        return "fr"
+    if english > french and english >= min_votes:
+        return "en"
+    return None
+
+
+def from_locale(locale: str | None) -> str | None:
+    """A platform's language code ("fr", "fr-CA", "fr_FR", "en-US") as a first guess."""
+    if not locale:
+        return None
+    code = locale.replace("_", "-").split("-", 1)[0].lower()
+    return code if code in LANGUAGES else None

@@ -1,0 +1,74 @@
+"""What the bot says that is not knowledge, in English and French: config/wording.yaml.
+
+Each entry is a key with an English text and, normally, a French one; texts may
+hold {fields} filled in when said. A missing French text falls back to English
+(and `load_wording` lists it as a warning); a French text whose {fields} differ
+from the English one is an error, because it would fail when said.
+"""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from pathlib import Path
+
+from knowledge.loading import LoadError, read_yaml
+
+LANGUAGES = ("en", "fr")
+
+
+@dataclass(frozen=True, slots=True)
+class Wording:
+    texts: dict[str, dict[str, str]]  # key -> language -> text
+    warnings: tuple[str, ...] = ()
+
+    def say(self, key: str, language: str = "en", /, **fields: object) -> str:
+        """The text for `key` in `language` (English when there is no French), its {fields} filled."""
+        entry = self.texts[key]
+        text = entry.get(language) or entry["en"]
+        return text.format(**fields) if fields else text
+
+    def has_french(self, key: str) -> bool:
+        return bool(self.texts.get(key, {}).get("fr"))
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def load_wording(path: str | Path) -> Wording:
+    """Read and validate a wording file; raises LoadError naming every bad entry."""
+    path = str(path)
+    data = read_yaml(path)
+    if not isinstance(data, dict) or not data:
+        raise LoadError(path, ["the file must be a mapping of key -> {en: text, fr: text}"])
+    problems: list[str] = []
+    warnings: list[str] = []
+    texts: dict[str, dict[str, str]] = {}
+    for key, entry in data.items():
+        if not isinstance(entry, dict) or not isinstance(entry.get("en"), str) or not entry["en"].strip():
+            problems.append(f"{key}: needs an English text under 'en'")
+            continue
+        unknown = sorted(set(map(str, entry)) - set(LANGUAGES))
+        if unknown:
+            problems.append(f"{key}: unknown language(s) {', '.join(unknown)}; known: {', '.join(LANGUAGES)}")
+        english = entry["en"].strip()
+        french = entry.get("fr")
+        if french is None or not str(french).strip():
+            warnings.append(f"{key}: no French text; English is used")
+            french = ""
+        elif not isinstance(french, str):
+            problems.append(f"{key}.fr: must be text")
+            french = ""
+        else:
+            french = french.strip()
+            if _fields(french) != _fields(english):
+                problems.append(f"{key}.fr: its {{fields}} {sorted(_fields(french))} differ from English {sorted(_fields(english))}")
+        try:
+            english.format(**dict.fromkeys(_fields(english), ""))
+        except (ValueError, IndexError) as exc:
+            problems.append(f"{key}.en: not a valid text with {{fields}}: {exc}")
+        texts[str(key)] = {"en": english, "fr": french}
+    if problems:
+        raise LoadError(path, problems)
+    return Wording(texts, tuple(warnings))

@@ -1,0 +1,213 @@
+"""The header of a knowledge pack: which dispute it is, who acts, its phases, its own words.
+
+A pack is one dispute (docs/packs.md). Its `pack:` header is read here; the
+entries (sources, facts, cards, statuses, services, timeline) by
+knowledge.loading. A file without a header is a pack named after the file, with
+the two phases of 2019, so files written before packs existed keep loading.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from knowledge.model import ALL_BOARDS
+
+# Status words every pack may use, in English and French.
+BUILTIN_STATUSES: dict[str, tuple[str, str]] = {
+    "open": ("open", "ouvert"),
+    "open_reduced_services": ("open, with some services reduced", "ouvert, avec certains services réduits"),
+    "closures_possible": ("not decided yet: closures are possible", "pas encore décidé : des fermetures sont possibles"),
+    "closed": ("closed", "fermé"),
+    "closed_for_in_person": ("closed to students for in-person classes", "fermé aux élèves pour les cours en personne"),
+    "remote_learning": ("closed to students: learning is remote", "fermé aux élèves : l'apprentissage se fait à distance"),
+    "unknown": ("not confirmed", "non confirmé"),
+}
+# The statuses under which children are in their school building.
+IN_PERSON_STATUSES = frozenset({"open", "open_reduced_services"})
+
+
+@dataclass(frozen=True, slots=True)
+class Phase:
+    id: str
+    name: str  # the words parents see: "work-to-rule", "rotating strikes", "walkout"
+    name_fr: str = ""
+    start: date | None = None
+    until: date | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StatusWords:
+    id: str
+    words: str
+    words_fr: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PackTopic:
+    id: str  # a card's topic
+    intent: str  # the intent it counts as in `ask` and evaluation
+
+
+@dataclass(frozen=True, slots=True)
+class PackInfo:
+    id: str
+    title: str
+    title_fr: str = ""
+    region: str = ""
+    boards: tuple[str, ...] = (ALL_BOARDS,)
+    who: str = ""
+    who_fr: str = ""
+    started: date | None = None
+    ended: datetime | None = None
+    end_text: str = ""
+    end_text_fr: str = ""
+    phases: tuple[Phase, ...] = ()
+    statuses: tuple[StatusWords, ...] = ()
+    topics: tuple[PackTopic, ...] = ()
+    examples: tuple[str, ...] = ()
+    note: str = ""
+    note_fr: str = ""
+    extra: dict = field(default_factory=dict, compare=False)  # reserved; never filled from the file
+
+    def phase(self, phase_id: str) -> Phase | None:
+        return next((p for p in self.phases if p.id == phase_id), None)
+
+    def status_words(self, status: str, language: str = "en") -> str:
+        """The words parents see for a status id, in the language asked (English when no French)."""
+        for own in self.statuses:
+            if own.id == status:
+                return (own.words_fr if language == "fr" and own.words_fr else own.words)
+        english, french = BUILTIN_STATUSES.get(status, (status.replace("_", " "), ""))
+        return french if language == "fr" and french else english
+
+    def status_ids(self) -> frozenset[str]:
+        return frozenset(BUILTIN_STATUSES) | {s.id for s in self.statuses}
+
+    def concerns(self, board_id: str | None) -> bool:
+        return ALL_BOARDS in self.boards or board_id in self.boards
+
+
+LEGACY_PHASES = (
+    Phase("work_to_rule", "work-to-rule", "grève du zèle"),
+    Phase("full_strike", "full strike", "grève générale"),
+)
+
+
+def legacy_header(path: str | Path) -> PackInfo:
+    """The header of a file written before packs: named after the file, with 2019's two phases."""
+    stem = Path(path).name.removesuffix(".yaml").removesuffix(".yml")
+    return PackInfo(id=stem, title=stem, phases=LEGACY_PHASES)
+
+
+HEADER_FIELDS = {
+    "id", "title", "title_fr", "region", "boards", "who", "who_fr", "started", "ended", "end_text",
+    "end_text_fr", "phases", "statuses", "topics", "examples", "note", "note_fr",
+}
+
+
+def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ...], convert, problems: list[str]) -> PackInfo:
+    """Validate a `pack:` mapping; problems go to `problems` as 'pack.FIELD: what is wrong'.
+
+    `convert` gives the loader's converters (text, ident, date, time, strings) so
+    every file error reads the same way.
+    """
+    if not isinstance(raw, dict):
+        problems.append(f"pack: must be a mapping (id, title, phases, ...), got {type(raw).__name__}")
+        return legacy_header(path)
+
+    def get(key: str, kind: str, required: bool = False, where: str = "pack", source: dict = raw):
+        value = source.get(key)
+        if value is None:
+            if required:
+                problems.append(f"{where}: '{key}' is missing")
+            return None
+        try:
+            return getattr(convert, kind)(value)
+        except (TypeError, ValueError) as exc:
+            problems.append(f"{where}.{key}: {exc}")
+            return None
+
+    for key in sorted(set(map(str, raw)) - HEADER_FIELDS):
+        problems.append(f"pack: unknown field {key!r}; known: {', '.join(sorted(HEADER_FIELDS))}")
+    boards: tuple[str, ...] = (ALL_BOARDS,)
+    if raw.get("boards") not in (None, ALL_BOARDS):
+        boards = get("boards", "strings") or ()
+        for board in boards:
+            if board not in board_ids:
+                problems.append(f"pack.boards: {board!r} is not in boards.yaml")
+    phases = []
+    for index, item in enumerate(_list(raw.get("phases"), "pack.phases", problems)):
+        where = f"pack.phases[{index}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: must be a mapping with id and name")
+            continue
+        _no_extra(item, {"id", "name", "name_fr", "from", "until"}, where, problems)
+        phase = Phase(get("id", "ident", True, where, item) or "", get("name", "text", True, where, item) or "",
+                      get("name_fr", "text", False, where, item) or "", get("from", "date", False, where, item),
+                      get("until", "date", False, where, item))
+        if phase.start and phase.until and phase.until < phase.start:
+            problems.append(f"{where}: 'until' {phase.until} is before 'from' {phase.start}")
+        phases.append(phase)
+    statuses = []
+    for index, item in enumerate(_list(raw.get("statuses"), "pack.statuses", problems)):
+        where = f"pack.statuses[{index}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: must be a mapping with id and words")
+            continue
+        _no_extra(item, {"id", "words", "words_fr"}, where, problems)
+        statuses.append(StatusWords(get("id", "ident", True, where, item) or "", get("words", "text", True, where, item) or "",
+                                    get("words_fr", "text", False, where, item) or ""))
+    topics = []
+    for index, item in enumerate(_list(raw.get("topics"), "pack.topics", problems)):
+        where = f"pack.topics[{index}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: must be a mapping with id and intent")
+            continue
+        _no_extra(item, {"id", "intent"}, where, problems)
+        intent = get("intent", "text", True, where, item)
+        if intent and intent not in intents:
+            problems.append(f"{where}.intent: {intent!r} is not an intent; known: {', '.join(intents)}")
+        topics.append(PackTopic(get("id", "ident", True, where, item) or "", intent or "unknown"))
+    for kind, items in (("phase", phases), ("status", statuses), ("topic", topics)):
+        seen = set()
+        for item in items:
+            if item.id in seen:
+                problems.append(f"pack: {kind} id {item.id!r} is used twice")
+            seen.add(item.id)
+    return PackInfo(
+        id=get("id", "ident", True) or legacy_header(path).id,
+        title=get("title", "text", True) or "",
+        title_fr=get("title_fr", "text") or "",
+        region=get("region", "text") or "",
+        boards=boards,
+        who=get("who", "text") or "",
+        who_fr=get("who_fr", "text") or "",
+        started=get("started", "date"),
+        ended=get("ended", "time"),
+        end_text=get("end_text", "text") or "",
+        end_text_fr=get("end_text_fr", "text") or "",
+        phases=tuple(phases) or LEGACY_PHASES,
+        statuses=tuple(statuses),
+        topics=tuple(topics),
+        examples=get("examples", "strings") or (),
+        note=get("note", "text") or "",
+        note_fr=get("note_fr", "text") or "",
+    )
+
+
+def _list(value: Any, where: str, problems: list[str]) -> list:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        problems.append(f"{where}: must be a list")
+        return []
+    return value
+
+
+def _no_extra(item: dict, known: set[str], where: str, problems: list[str]) -> None:
+    extra = sorted(set(map(str, item)) - known)
+    if extra:
+        problems.append(f"{where}: unknown field(s) {', '.join(extra)}")

@@ -1,0 +1,127 @@
+"""The import graph: adapters and the command line -> core (bot/) -> knowledge, and no circle.
+
+Every import counts, at the top of a module or inside a function (a lazy import
+is still a dependency); only `if TYPE_CHECKING:` blocks are left out.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGES = ("bot", "knowledge", "adapters")
+PLATFORM_LIBRARIES = {"telegram", "discord", "httpx", "aiohttp"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def imported_names(tree: ast.AST, package: str) -> set[str]:
+    """Dotted names imported anywhere in the module (`from a import b` gives a.b and a)."""
+    names: set[str] = set()
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative import
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            names.add(base)
+            names.update(f"{base}.{alias.name}" for alias in node.names)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(tree)
+    return names
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Our modules and what each imports: our modules by name, other libraries by top-level name."""
+    files = {module_name(p): p for pkg in PACKAGES for p in sorted((REPO / pkg).rglob("*.py"))}
+    graph: dict[str, set[str]] = {}
+    for name, path in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        targets = set()
+        for imported in imported_names(ast.parse(path.read_text(encoding="utf-8"), str(path)), package):
+            if imported in files:
+                targets.add(imported)
+            elif imported.split(".")[0] not in PACKAGES:
+                targets.add(imported.split(".")[0])
+        targets.discard(name)
+        graph[name] = targets
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import circle among our modules, as a path that ends where it starts; None if there is none."""
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = finished
+    path: list[str] = []
+
+    def walk(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in graph:
+                continue
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := walk(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state and (found := walk(start)):
+            return found
+    return None
+
+
+def forbidden_edges(graph: dict[str, set[str]]) -> list[str]:
+    wrong = []
+    for module, targets in sorted(graph.items()):
+        layer = module.split(".")[0]
+        for target in sorted(targets):
+            top = target.split(".")[0]
+            if layer in ("bot", "knowledge") and (top == "adapters" or top in PLATFORM_LIBRARIES):
+                wrong.append(f"{module} imports {target}")
+            if layer == "knowledge" and top == "bot":
+                wrong.append(f"{module} imports {target}")
+    return wrong
+
+
+def test_no_import_circle():
+    graph = import_graph()
+    assert "adapters.cli" in graph and "bot.core" in graph and "knowledge.store" in graph  # it read the code
+    cycle = find_cycle(graph)
+    assert cycle is None, "import circle: " + " -> ".join(cycle)
+
+
+def test_dependencies_point_from_adapters_to_core_to_knowledge():
+    assert forbidden_edges(import_graph()) == []
+
+
+def test_the_checks_catch_a_circle_and_a_core_module_importing_an_adapter():
+    graph = {"bot.a": {"bot.b"}, "bot.b": {"knowledge.c", "telegram"}, "knowledge.c": {"bot.a"}}
+    assert find_cycle(graph) == ["bot.a", "bot.b", "knowledge.c", "bot.a"]
+    assert forbidden_edges(graph) == ["bot.b imports telegram", "knowledge.c imports bot.a"]
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import adapters.x\n"
+                     "def f():\n    from adapters import serve\n    from . import y\n")
+    assert imported_names(tree, "bot") == {"typing", "typing.TYPE_CHECKING", "adapters", "adapters.serve", "bot", "bot.y"}

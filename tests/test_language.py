@@ -1,0 +1,31 @@
+import pytest
+
+from bot.language import detect, from_locale
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("est-ce que l'école est ouverte lundi à Ottawa?", "fr"),
+    ("ecole ouverte lundi?", "fr"),  # no accents
+    ("y'a tu de l'école demain", "fr"),
+    ("les ae sont tu en greve", "fr"),
+    ("parlez-vous français?", "fr"),
+    ("is l'école open lundi?", "fr"),  # franglais: the majority of its words
+    ("is school open monday in peel", "en"),
+    ("are EAs on strike too?", "en"),
+    ("is the garderie open", "en"),
+    ("tdsb", None),  # no vote: keep the user's language
+    ("ok", None),
+    ("merci", None),  # one word does not switch a conversation...
+])
+def test_detect(text, expected):
+    assert detect(text) == expected
+
+
+def test_one_word_is_enough_for_a_new_user():
+    assert detect("merci", min_votes=1) == "fr" and detect("thanks", min_votes=1) == "en"
+
+
+@pytest.mark.parametrize("code, expected", [("fr", "fr"), ("fr-CA", "fr"), ("fr_FR", "fr"), ("en-US", "en"),
+                                            ("de", None), ("", None), (None, None)])
+def test_platform_locale_is_a_first_guess(code, expected):
+    assert from_locale(code) == expected
