@@ -30,7 +30,7 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
     if turn.meta.get("choices"):
         return [_offer(turn)]
     if turn.card is not None:
-        texts = [answers.card_answer(turn.knowledge, turn.card, full=turn.full)]
+        texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full)]
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
     topic = analysis.out_of_scope
@@ -61,7 +61,7 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
                 context.stop_waiting()
                 turn.card, analysis.intent = card, card.topic
                 bot.log_pick(turn, number, card)
-                return [answers.card_answer(turn.knowledge, card)]
+                return [answers.card_answer(turn.knowledge, card, now)]
     if context.waiting("board", now):
         texts = _board_given(bot, turn)
         if texts is not None:
@@ -109,7 +109,7 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
         turn.full = True
         if card is not None:
             turn.card = card
-            rest = answers.card_answer(knowledge, card, full=True)
+            rest = answers.card_answer(knowledge, card, now, full=True)
             if card.topic in HANDLERS and card.topic not in ("unknown", "school_status"):
                 turn.card = None
                 rest += "\n\n" + HANDLERS[card.topic](None, turn)[0]

@@ -25,6 +25,7 @@ STATUS_WORDS = {
     "closed": "closed",
     "unknown": "not confirmed",
 }
+SUPPORT_CHARS = 140  # supporting lines beyond the first are kept while they fit in this
 WORKERS_NOTE = "Teachers are not part of this job action; it involves CUPE education workers."
 
 
@@ -86,7 +87,7 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
         lines.append(f"I have no confirmed information from {board.name} for {when}.")
         if general is not None:
             lines.append(f"Province-wide: {general.summary if full else first_sentence(general.summary)}")
-        lines.append(f"Check the board's website for its latest notice: {board.website}")
+        lines.append(f"Its latest notices: {board.website}")
         if general is not None:
             lines.append(cite(knowledge, general.source, general.published))
     return "\n".join(lines)
@@ -189,14 +190,32 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
     order = list(reversed(facts)) if topic in _NEWEST_FIRST else facts
     best = max(order, key=lambda f: _overlap(asked, f.text))  # ties: the first in `order`
     parts = sentences(best.text)
-    support = parts[1:2]
+    support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]
     return shape(parts[0] if parts else best.text, support, cite(knowledge, best.source, best.published))
 
 
-def card_answer(knowledge: Knowledge, card: Card, *, full: bool = False) -> str:
-    """A card's answer, its details (at most two sentences unless full), its source."""
+# Topics where a newer timeline event (a deal, a strike called off) may overtake a card's answer.
+_NEWS_TOPICS = frozenset({"strike_dates", "negotiations", "school_status"})
+
+
+def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *, full: bool = False) -> str:
+    """A card's answer, its details (at most two sentences unless full), its source.
+
+    On the topics the news moves (dates, talks, status), a timeline event
+    published after the card comes first: the card's answer may be overtaken.
+    """
+    if at is not None and card.topic in _NEWS_TOPICS:
+        newer = [e for e in knowledge.events(at) if e.published > card.published]
+        if newer:
+            latest = max(newer, key=lambda e: e.published)
+            return shape(f"Latest: {latest.day:%a %b} {latest.day.day}: {latest.text}",
+                         [f"Earlier ({when_published(card.published)}): {card.answer}"],
+                         cite_many(knowledge, [latest, card]))
     details = sentences(card.details)
-    support = [" ".join(details)] if full else details[:2]
+    if full:
+        support = [" ".join(details)]
+    else:  # the first detail, and the second only while the reply stays short
+        support = details[:1] + [d for d in details[1:2] if len(details[0]) + len(d) <= SUPPORT_CHARS]
     return shape(card.answer, support, cite(knowledge, card.source, card.published))
 
 

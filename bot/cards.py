@@ -37,11 +37,15 @@ _EXAMPLE_DAY = date(2019, 10, 3)  # dates in phrasings are blanked, whichever da
 
 # How the two signals mix, and the bars a card must clear (tuned on our own
 # development questions, never on a held-out or blind set).
-FUZZ_WEIGHT = 0.6
-TFIDF_WEIGHT = 0.4
-ANSWER_BAR = 0.55  # a card in the question's topic answers from here
-ACROSS_BAR = 0.68  # a card of another topic (or with the intent unsure) answers from here
-CLOSE = 0.03  # two cards this close, with different answers: offer the choice
+FUZZ_WEIGHT = 0.5
+TFIDF_WEIGHT = 0.5
+ANSWER_BAR = 0.40  # a card in the question's topic (the matcher sure of it) answers from here
+ACROSS_BAR = 0.45  # with the intent unsure, the best card answers from here...
+ACROSS_LEAD = 0.06  # ...when it leads the next card by this much
+OVERRULE_BAR = 0.58  # a card of another topic than a sure intent's needs this much (and the lead)
+BOARD_BONUS = 0.05  # added to a card written for the user's board
+SURE = 0.5  # the matcher's confidence from which its intent is taken as sure
+CLOSE = 0.03  # two cards this close, both over ACROSS_BAR, with different answers: offer the choice
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +118,13 @@ class CardIndex:
         if not ranked:
             return []
         visible = {c.id for c in self.knowledge.cards_at(at)}
-        return [
-            Match(self.cards[i], score) for i, score in ranked
+        found = [
+            # A card written for the user's own board is the more specific answer.
+            Match(self.cards[i], round(score + (BOARD_BONUS if self.cards[i].boards else 0.0), 4)) for i, score in ranked
             if self.cards[i].id in visible and self.cards[i].applies_to(board)
         ]
+        found.sort(key=lambda m: m.score, reverse=True)
+        return found
 
 
 def prepare(matcher: IntentMatcher, text: str) -> str:
@@ -142,29 +149,29 @@ class Pick:
     choices: tuple[Card, ...] = ()
 
 
-def choose(matches: list[Match], intent: str, sure: bool) -> Pick:
-    """The card that answers, given the coarse intent and whether the matcher was sure of it.
+def choose(matches: list[Match], intent: str, confidence: float, abstained: bool) -> Pick:
+    """The card that answers, given the coarse intent and how sure the matcher was of it.
 
     A card of the question's own topic answers from ANSWER_BAR; any other
-    card (or any card when the intent is unsure) needs ACROSS_BAR. Two cards
-    within CLOSE of each other with different answers are offered as a choice.
+    card needs OVERRULE_BAR (ACROSS_BAR when the intent is unsure) and a lead
+    of ACROSS_LEAD over the next. Two cards within CLOSE of each other, both over
+    ACROSS_BAR and with different answers, are offered as a choice.
     """
-    eligible = [
-        m for m in matches
-        if m.score >= (ANSWER_BAR if sure and m.card.topic == intent else ACROSS_BAR)
-    ]
-    if not eligible:
+    if not matches:
         return Pick()
-    best = eligible[0]
-    if sure and best.card.topic != intent:
-        # Another topic must beat the intent's own best card clearly.
+    best = matches[0]
+    runner = matches[1] if len(matches) > 1 else None
+    if runner is not None and best.score - runner.score <= CLOSE and runner.score >= ACROSS_BAR \
+            and runner.card.answer != best.card.answer:
+        return Pick(choices=(best.card, runner.card))
+    lead = best.score - (runner.score if runner is not None else 0.0)
+    if not abstained and intent != "unknown" and confidence >= SURE:
         own = next((m for m in matches if m.card.topic == intent), None)
-        if own is not None and own.score >= ANSWER_BAR and own.score + CLOSE > best.score:
-            best = own
-    rivals = [
-        m for m in eligible
-        if m.card.id != best.card.id and best.score - m.score <= CLOSE and m.card.answer != best.card.answer
-    ]
-    if rivals:
-        return Pick(choices=(best.card, rivals[0].card))
-    return Pick(card=best.card)
+        if own is not None and own.score >= ANSWER_BAR and (own is best or best.score - own.score <= CLOSE):
+            return Pick(card=own.card)
+        if best.score >= OVERRULE_BAR and lead >= ACROSS_LEAD:
+            return Pick(card=best.card)
+        return Pick()
+    if best.score >= ACROSS_BAR and lead >= ACROSS_LEAD:
+        return Pick(card=best.card)
+    return Pick()

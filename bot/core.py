@@ -20,7 +20,7 @@ from datetime import date, datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import answering, cards, conversation
+from bot import answering, answers, cards, conversation
 from bot.boards import BoardFinder
 from bot.conversation import Context
 from bot.matcher import Analysis, IntentMatcher, load_intents
@@ -107,6 +107,7 @@ def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
 
 CommandHandler = Callable[["Bot", Incoming, str], list[Reply] | None]
 _NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
+_LISTS = frozenset({"withdrawn_services", "strike_dates"})  # intents whose answer can be the whole list
 _NOT_A_TOPIC = frozenset({"set_board", "subscribe", "unsubscribe", "help", "unknown", "admin"})
 
 
@@ -229,19 +230,27 @@ class Bot:
         analysis = turn.analysis
         if analysis.out_of_scope is not None and analysis.intent == "unknown":
             return
-        if analysis.intent == "school_status" and (analysis.board or analysis.date):
-            return  # a day's status for a board comes from the statuses, always
+        if analysis.intent == "school_status" and analysis.date:
+            return  # a day's status comes from the statuses, always
+        if analysis.intent in _LISTS and answers.asks_for_list(turn.question):
+            return  # "what services stopped?": the whole list, staff updates included
         index = self.card_index(turn.knowledge)
         if not index.cards:
             return
         matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None)
-        pick = cards.choose(matches, analysis.intent, sure=not analysis.abstained)
+        if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
+            matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]
+        pick = cards.choose(matches, analysis.intent, analysis.confidence, analysis.abstained)
+        # The intent reported stays the matcher's when it was sure; a card found where it was not
+        # sure reports the card's topic (an intent, or "unknown").
         if pick.card is not None:
             turn.card = pick.card
-            analysis.intent = pick.card.topic
+            if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:
+                analysis.intent = pick.card.topic
         elif pick.choices:
             turn.meta["choices"] = [c.id for c in pick.choices]
-            analysis.intent = pick.choices[0].topic
+            if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:
+                analysis.intent = pick.choices[0].topic
 
     def _finish(self, turn: Turn, texts: list[str]) -> Response:
         msg, analysis = turn.msg, turn.analysis

@@ -426,15 +426,22 @@ class IntentMatcher:
     MIXED_BAR = 0.55  # a school question beside an out-of-scope topic must be this clear
 
     def _school_part(self, processed: str, topic: OutOfScope) -> tuple[str, float] | None:
-        """The school question asked beside an out-of-scope topic, if one is clearly there."""
-        words = processed.split()
-        found = {w for phrase in topic.keywords for w in self._phrase(phrase).split()} - _SCHOOL_WORDS
-        rest = [w for w in words if w not in found]
-        if not any(w in _SCHOOL_WORDS for w in rest) or not [w for w in rest if w not in FILLER]:
+        """The school question asked beside an out-of-scope topic, if one is clearly there.
+
+        Only a separate part of the message counts ("should he take the bus monday
+        OR is school cancelled"): the part that names the other topic is its own question.
+        """
+        phrases = [p for p in (self._phrase(k) for k in topic.keywords) if p]
+        parts = [p.strip() for p in re.split(r"\b(?:or|and|but|also)\b", processed) if p.strip()]
+        if len(parts) < 2:
             return None
-        parts = [" ".join(rest)] + [p.strip() for p in re.split(r"\b(?:or|and|but)\b", " ".join(rest)) if p.count(" ") >= 1]
         scores = dict.fromkeys(INTENTS, 0.0)
         for part in parts:
+            words = part.split()
+            if any(f" {p} " in f" {part} " for p in phrases) or not any(w in _SCHOOL_WORDS for w in words):
+                continue
+            if not [w for w in words if w not in FILLER]:
+                continue
             for intent, value in self.score(part).items():
                 scores[intent] = max(scores[intent], value)
         ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
