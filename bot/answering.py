@@ -58,9 +58,9 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         if number is not None and number <= len(context.choices):
             card = turn.knowledge.card_by_id.get(context.choices[number - 1])
             if card is not None:
-                context.stop_waiting()
                 turn.card, analysis.intent = card, card.topic
                 bot.log_pick(turn, number, card)
+                context.stop_waiting()
                 return [answers.card_answer(turn.knowledge, card, now)]
     if context.waiting("board", now):
         texts = _board_given(bot, turn)
@@ -72,7 +72,7 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         if social == "thanks":
             return [replies.welcome(bot.subscribed(turn.msg))]
         return [replies.hello() if social == "hello" else replies.goodbye()]
-    if not fresh or not context.topic:
+    if not fresh or context.topic not in HANDLERS:
         return None
     kind = conversation.follow_up_kind(norm)
     if kind is not None:
@@ -142,7 +142,7 @@ def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
         return None
     if analysis.intent not in {"set_board", "unknown", "subscribe", context.intent}:
         return None
-    analysis.intent = context.intent or "school_status"
+    analysis.intent = context.intent if context.intent in HANDLERS else "school_status"
     if turn.day is None and context.day:
         turn.day = context.the_day()
     if context.weekend:

@@ -84,3 +84,73 @@ def test_every_knowledge_answer_names_a_source(say):
     for question in ("why are they striking", "any news on the talks", "who is on strike",
                      "when could a full strike start", "do i need child care", "what does work to rule mean"):
         assert "Source" in say(question), question
+
+
+# ---------------------------------------------------------------- answer first (issue 9)
+def test_eas_question_answers_yes_naming_education_assistants(say):
+    reply = say("are EAs on strike too?")
+    assert reply.startswith("Yes")
+    assert "education assistants" in reply.split("\n")[0]
+    assert "Source: " in reply
+
+
+def test_is_the_strike_over_says_no_and_what_is_next(say):
+    first = say("is the strike over?").split("\n")[0]
+    assert first.startswith("No")
+    assert "Oct. 7" in first[:160]
+
+
+def test_the_answer_card_is_the_one_of_the_question_time(bot):
+    # On Sept 30 the Oct 2 notice was not out: the older card answers, nothing leaks.
+    reply = bot.handle(message("is the strike over?", at=at(2019, 9, 30)))[0].text
+    assert reply.startswith("No")
+    assert "2019-10-02" not in reply and "Oct. 7" not in reply
+
+
+def test_a_card_for_the_users_board_wins_over_the_general_one(say):
+    reply = say("will tdsb close if there is a full strike?")
+    assert "TDSB" in reply or "Toronto District" in reply
+    assert "closures are possible" not in reply  # Peel's and York's words are not TDSB's
+
+
+def test_no_board_status_gives_the_province_picture_and_asks_the_board_in_one_reply(bot):
+    replies = bot.handle(message("is school open monday?"))
+    assert len(replies) == 1
+    text = replies[0].text
+    assert "province-wide" in text.split("\n")[0]
+    assert "Peel District School Board" in text and "not decided yet: closures are possible" in text
+    assert "Which board is your child's? I'll tell you what it said about Monday, October 7." in text
+    assert "Source: 2019-10-02-full-strike-notice-talks-friday.txt" in text
+
+
+def test_one_item_asked_about_not_the_whole_list(say):
+    one = say("are the custodians still cutting the grass")
+    whole = say("what services stopped?")
+    assert "grass" in one.split("\n")[0]
+    assert len(one) < len(whole) / 2
+    assert "clerical" in whole and "overtime" in whole  # the list when the list is asked for
+
+
+def test_exact_status_words_survive_the_short_shape(say):
+    first = say("is school open monday in peel").split("\n")[0]
+    assert first == "Peel District School Board, Monday, October 7: not decided yet: closures are possible."
+
+
+def test_mixed_question_answers_school_first_then_one_line_on_the_other_topic(say):
+    say("/board tdsb")
+    reply = say("should he take the bus Monday or is school cancelled?")
+    lines = reply.split("\n")
+    assert lines[0].startswith("Toronto District School Board, Monday, October 7")
+    assert "bus" in lines[-1] and "no information" in lines[-1]
+    assert sum("bus" in line for line in lines) == 1
+
+
+def test_a_newer_event_comes_before_an_older_card(bot, store):
+    from knowledge.model import TimelineEvent
+
+    store.put_event(TimelineEvent(
+        id="deal-test", kind="deal", day=date(2019, 10, 3), text="A tentative deal was reached.",
+        source="Province-wide update", published=at(2019, 10, 3, 8), author="test:staff",
+    ))
+    reply = bot.handle(message("is the strike over?", at=at(2019, 10, 3, 10)))[0].text
+    assert reply.startswith("Latest: Thu Oct 3: A tentative deal was reached.")
