@@ -85,7 +85,7 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
 
 
 async def run_discord_slot(bot: Bot, settings: Settings, on_ready: Callable[[Sender], None]) -> None:
-    from adapters.discord_bot import run_discord  # imported only when Discord runs
+    from adapters.discord_bot.runner import run_discord  # imported only when Discord runs
     from bot.settings import SettingsError
 
     try:

@@ -182,3 +182,33 @@ class BoardFinder:
             return self.boards[query]
         mention = self.find(query)
         return self.boards[mention.board_id] if mention else None
+
+    def suggest(self, text: str, limit: int = 25) -> list[Board]:
+        """Boards that what was typed so far may mean, best first (for autocomplete menus).
+
+        The board :meth:`lookup` would pick comes first (a city means its English
+        public board, a misspelling its likely board), then ids and names that start
+        with the text, then aliases and places that start with it or names with a
+        word that does, then any name, alias or place containing it.
+        """
+        query = normalize(text or "")
+        found = self.lookup(query) if len(query) >= 3 else None
+        ranked: list[tuple[int, str, Board]] = []
+        for board in self.boards.values():
+            name = normalize(board.name)
+            others = [normalize(key) for key in (*board.aliases, *board.municipalities)]
+            if found is not None and board.id == found.id:
+                rank = -1
+            elif not query or board.id == query:
+                rank = 0
+            elif board.id.startswith(query) or name.startswith(query):
+                rank = 1
+            elif any(key.startswith(query) for key in others) or f" {query}" in f" {name}":
+                rank = 2
+            elif query in name or any(query in key for key in others):
+                rank = 3
+            else:
+                continue
+            ranked.append((rank, name, board))
+        ranked.sort(key=lambda item: item[:2])
+        return [board for _, _, board in ranked[: max(0, limit)]]

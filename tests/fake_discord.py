@@ -396,10 +396,10 @@ class FakeDiscord:
         await self.dispatch("MESSAGE_CREATE", data)
         return data
 
-    async def send_guild_message(self, guild: Guild, channel: str, user: User, content: str, *,
-                                 mentions: tuple[User, ...] = (), role_mentions: tuple[int, ...] = (),
-                                 reply_to: dict | None = None, at: datetime | None = None) -> dict:
-        """A member posts in a server channel. `mentions` are the users Discord resolved from <@id> in content."""
+    def guild_message_payload(self, guild: Guild, channel: str, user: User, content: str, *,
+                              mentions: tuple[User, ...] = (), role_mentions: tuple[int, ...] = (),
+                              reply_to: dict | None = None, at: datetime | None = None) -> dict:
+        """MESSAGE_CREATE's data for a member posting in a server channel."""
         data = self._base_message(user, guild.channel_id(channel), content, at=at)
         data["guild_id"] = str(guild.id)
         data["member"] = self._member_payload(guild, user.id, with_user=False)
@@ -411,13 +411,18 @@ class FakeDiscord:
             data["message_reference"] = {"type": 0, "message_id": reply_to["id"], "channel_id": reply_to["channel_id"],
                                          "guild_id": str(guild.id)}
             data["referenced_message"] = reply_to
+        return data
+
+    async def send_guild_message(self, guild: Guild, channel: str, user: User, content: str, **options: Any) -> dict:
+        """A member posts in a server channel. `mentions` are the users Discord resolved from <@id> in content."""
+        data = self.guild_message_payload(guild, channel, user, content, **options)
         await self.dispatch("MESSAGE_CREATE", data)
         return data
 
-    async def interact(self, user: User, command: str, options: dict[str, str] | None = None, *,
-                       guild: Guild | None = None, channel: str = "general", focused: str | None = None,
-                       at: datetime | None = None) -> int:
-        """The user runs a slash command (or types in an option, when `focused` names it: autocomplete)."""
+    def interaction_payload(self, user: User, command: str, options: dict[str, str] | None = None, *,
+                            guild: Guild | None = None, channel: str = "general", focused: str | None = None,
+                            at: datetime | None = None, locale: str = "en-US") -> dict:
+        """INTERACTION_CREATE's data for a slash command (or autocomplete, when `focused` names an option)."""
         interaction_id = self.snowflake(at)
         token = f"token-{interaction_id}"
         self._tokens[token] = interaction_id
@@ -426,7 +431,7 @@ class FakeDiscord:
         command_id = next((c["id"] for c in self.commands.get("global", []) if c["name"] == command), str(self.snowflake()))
         data: dict[str, Any] = {
             "id": str(interaction_id), "application_id": str(self.app_id), "type": 4 if focused else 2,
-            "token": token, "version": 1, "locale": "en-US", "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024,
+            "token": token, "version": 1, "locale": locale, "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024,
             "data": {"id": command_id, "name": command, "type": 1, "options": opts},
             "app_permissions": str(BOT_PERMISSIONS.value),
         }
@@ -442,8 +447,13 @@ class FakeDiscord:
             dm = self._dm_channel_payload(user.id)
             data.update(channel_id=dm["id"], channel=dm, user=user.payload(), context=1,
                         authorizing_integration_owners={"0": str(user.id)})
+        return data
+
+    async def interact(self, user: User, command: str, options: dict[str, str] | None = None, **where: Any) -> int:
+        """The user runs a slash command (or types in an option, when `focused` names it: autocomplete)."""
+        data = self.interaction_payload(user, command, options, **where)
         await self.dispatch("INTERACTION_CREATE", data)
-        return interaction_id
+        return int(data["id"])
 
     # ------------------------------------------------------------------ waiting
     async def wait_for(self, predicate: Callable[[list[Sent]], bool], timeout: float = 5.0) -> list[Sent]:
@@ -457,3 +467,56 @@ class FakeDiscord:
     async def wait_sent(self, count: int, timeout: float = 5.0) -> list[Sent]:
         """Wait until `count` messages were sent in all; returns every message sent so far."""
         return await self.wait_for(lambda sent: len(sent) >= count, timeout)
+
+
+# ---------------------------------------------------------------------- without a connection
+class Offline:
+    """discord.py's own Message and Interaction objects, parsed from the fake's payloads with no connection.
+
+    For property tests that feed thousands of odd messages through the adapter's
+    conversion: the same parsing discord.py does on a gateway event, without the socket.
+    """
+
+    def __init__(self, fake: FakeDiscord):
+        self.fake = fake
+        self.client = discord.Client(intents=discord.Intents(guilds=True, guild_messages=True, dm_messages=True,
+                                                             message_content=True))
+        self.state = self.client._connection
+        self.state.user = discord.ClientUser(state=self.state, data={**fake.bot_user.payload(), "verified": True,
+                                                                     "mfa_enabled": False, "flags": 0})
+        for guild in fake.guilds.values():
+            self.state._add_guild(discord.Guild(data=fake.guild_payload(guild), state=self.state))
+
+    def message(self, data: dict) -> discord.Message:
+        if "guild_id" in data:
+            channel = self.state._get_guild(int(data["guild_id"])).get_channel(int(data["channel_id"]))
+        else:
+            user_id = int(data["author"]["id"])
+            channel = discord.DMChannel(me=self.state.user, state=self.state,
+                                        data=self.fake._dm_channel_payload(user_id))
+        return discord.Message(state=self.state, channel=channel, data=data)
+
+    def interaction(self, data: dict) -> discord.Interaction:
+        return discord.Interaction(data=data, state=self.state)
+
+
+# ---------------------------------------------------------------------- helpers for tests
+NO_PINGS = {"parse": []}  # allowed_mentions as Discord receives AllowedMentions.none()
+
+
+def texts(sent: list[Sent]) -> list[str]:
+    return [s.content for s in sent]
+
+
+async def quiet(seconds: float = 0.2) -> None:
+    """Give the bot time to (wrongly) send something more."""
+    await asyncio.sleep(seconds)
+
+
+def mention(fake: FakeDiscord) -> str:
+    return f"<@{fake.bot_user.id}>"
+
+
+def transcript(lines: list[str]) -> None:
+    """Printed with -s; the issue note quotes it."""
+    print("\n" + "\n".join(lines))

@@ -99,7 +99,7 @@ def _configure_logging(*, quiet: bool, debug: bool) -> None:
 
 
 def cmd_discord_sync(args: argparse.Namespace) -> int:
-    from adapters.discord_bot import cmd_discord_sync as sync
+    from adapters.discord_bot.sync import cmd_discord_sync as sync
 
     return sync(args)
 

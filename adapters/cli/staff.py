@@ -180,7 +180,7 @@ async def _deliver(settings, store, platforms: list[str], once: bool) -> dict:
             if platform == "telegram":
                 from adapters.telegram import open_sender
             else:
-                from adapters.discord_bot import open_sender
+                from adapters.discord_bot.runner import open_sender
             senders.append(await stack.enter_async_context(open_sender(settings)))
         return await run_workers(store, senders, settings, once=once)
 

@@ -1,0 +1,17 @@
+"""The Discord adapter: a thin layer between discord.py (2.x) and the core's one entry point.
+
+Modules, one job each:
+
+* :mod:`.convert` - Discord messages and interactions as ``Incoming``; chat ids.
+* :mod:`.sender` - everything sent: replies, slash-command answers, broadcasts
+  (``DiscordSender``); never a ping, split at 2,000 characters.
+* :mod:`.slash` - the slash commands generated from ``bot.commands``, and their
+  translations (``RegistryTranslator``).
+* :mod:`.client` - the ``discord.Client`` and its event handlers (``DiscordAdapter``).
+* :mod:`.runner` - logging in with start-up retries, the gateway, one-line errors
+  (``run_discord``, ``open_sender``, ``DiscordStopped``).
+* :mod:`.sync` - ``schoolbot discord sync`` (its arguments are in adapters/cli/platforms.py).
+
+Importing the package alone imports nothing; each module imports discord.py.
+The package is not called ``discord`` so that it can never shadow the library.
+"""
