@@ -86,7 +86,7 @@ def run_questions(bot, texts: list[str], users: int) -> tuple[float, list[float]
 
 
 def cold_start(db: str, runs: int) -> list[float]:
-    exe = [sys.executable, "-m", "bot", "ask", "--db", db, "--now", "2019-10-03T09:00:00-04:00", "is school open monday"]
+    exe = [sys.executable, "-m", "adapters.cli", "ask", "--db", db, "--now", "2019-10-03T09:00:00-04:00", "is school open monday"]
     subprocess.run(exe, check=True, capture_output=True, cwd=ROOT)  # warm the OS file cache once
     times = []
     for _ in range(runs):

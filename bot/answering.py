@@ -74,6 +74,17 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         return [replies.hello() if social == "hello" else replies.goodbye()]
     if not fresh or context.topic not in HANDLERS:
         return None
+    board = turn.board
+    if analysis.board is None and context.board:  # a follow-up is about the board of the last answer
+        turn.board = turn.knowledge.board(context.board) or turn.board
+    texts = _lean_on_last_answer(bot, turn, norm)
+    if texts is None:
+        turn.board = board  # not a follow-up: the user's own board again
+    return texts
+
+
+def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
+    context, analysis = turn.context, turn.analysis
     kind = conversation.follow_up_kind(norm)
     if kind is not None:
         return _follow_up(turn, kind)

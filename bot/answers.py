@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 from bot.dates import describe_day
 from bot.replies import first_sentence, sentences, shape
@@ -166,9 +167,10 @@ _STOP = frozenset(
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def words_of(text: str) -> set[str]:
+@lru_cache(maxsize=4096)
+def words_of(text: str) -> frozenset[str]:
     """The content words of a text, cut to five letters so "custodians" meets "custodial"."""
-    return {w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 1}
+    return frozenset(w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 1)
 
 
 def _overlap(asked: set[str], text: str) -> int:

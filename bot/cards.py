@@ -19,6 +19,7 @@ database handle; the intent matcher stays independent of it.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 from collections import Counter
@@ -80,11 +81,22 @@ class CardIndex:
         df = Counter(f for doc in documents for f in doc)
         n = len(documents)
         self._idf = {f: math.log((n + 1) / (c + 1)) + 1 for f, c in df.items()}
-        self._vectors: list[dict[str, float]] = []
-        for doc in documents:
+        self._postings: dict[str, list[tuple[int, float]]] = {}  # feature -> (card index, weight)
+        for index, doc in enumerate(documents):
             norm = math.sqrt(sum(self._idf[f] ** 2 for f in doc)) or 1.0
-            self._vectors.append({f: self._idf[f] / norm for f in doc})
+            for feature in doc:
+                self._postings.setdefault(feature, []).append((index, self._idf[feature] / norm))
         self._scores = lru_cache(maxsize=8192)(self._score_uncached)
+        # Which cards are visible changes only at these moments: one look-up per span between them.
+        self._moments = sorted({t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None})
+        self._visible_in: dict[int, frozenset[str]] = {}
+
+    def _visible(self, at: datetime) -> frozenset[str]:
+        span = bisect.bisect_right(self._moments, at)
+        visible = self._visible_in.get(span)
+        if visible is None:
+            visible = self._visible_in[span] = frozenset(c.id for c in self.knowledge.cards_at(at))
+        return visible
 
     def _score_uncached(self, processed: str) -> tuple[tuple[int, float], ...]:
         """(card index, score) for the cards worth a look, best first (cached per prepared text)."""
@@ -100,11 +112,10 @@ class CardIndex:
         features = {f for f in _features(processed) if f in self._idf}
         norm = math.sqrt(sum(self._idf[f] ** 2 for f in features)) or 1.0
         cosine: dict[int, float] = {}
-        if features:
-            for index, vector in enumerate(self._vectors):
-                value = sum(self._idf[f] * vector[f] for f in features if f in vector) / norm
-                if value:
-                    cosine[index] = value
+        for feature in features:
+            weight = self._idf[feature] / norm
+            for index, value in self._postings[feature]:
+                cosine[index] = cosine.get(index, 0.0) + weight * value
         scored = [
             (index, round(FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0), 4))
             for index in set(fuzzy) | set(cosine)
@@ -117,7 +128,7 @@ class CardIndex:
         ranked = self._scores(processed)
         if not ranked:
             return []
-        visible = {c.id for c in self.knowledge.cards_at(at)}
+        visible = self._visible(at)
         found = [
             # A card written for the user's own board is the more specific answer.
             Match(self.cards[i], round(score + (BOARD_BONUS if self.cards[i].boards else 0.0), 4)) for i, score in ranked

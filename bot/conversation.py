@@ -12,7 +12,7 @@ answer.
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 CONTEXT_TTL = timedelta(minutes=10)  # follow-ups ("what about tuesday?") lean on the last question this long
@@ -47,7 +47,11 @@ class Context:
             return cls()
 
     def to_memory(self) -> dict | None:
-        data = {k: v for k, v in asdict(self).items() if v not in (None, False, [], "")}
+        data = {}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if value not in (None, False, [], ""):
+                data[name] = list(value) if isinstance(value, list) else value
         return data or None
 
     def _age(self, stamp: str | None, now: datetime) -> timedelta | None:

@@ -131,6 +131,7 @@ class Bot:
         self.matcher = matcher if matcher is not None else build_matcher(store, settings)
         self.boards = self.matcher.boards
         self._card_index: cards.CardIndex | None = None
+        self.card_index(store.knowledge())  # built at start-up, not on the first question
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
         self.commands: dict[str, CommandHandler] = {"whoami": _whoami}
 
@@ -206,7 +207,7 @@ class Bot:
         turn = Turn(msg, analysis, now.date(), user.get("board"), self.store.knowledge(), context=context)
         mentioned = analysis.board.board_id if analysis.board else None
         fresh = context.fresh(now) and not analysis.command
-        turn.board = turn.knowledge.board(mentioned or (context.board if fresh else None) or turn.remembered_board)
+        turn.board = turn.knowledge.board(mentioned or turn.remembered_board)
         turn.day = analysis.date.day if analysis.date else None
 
         texts = answering.lean_on_context(self, turn, normalize(text, 500), fresh)
@@ -228,8 +229,6 @@ class Bot:
     def _find_card(self, turn: Turn) -> None:
         """Choose the answer card for the question, or offer two close ones (turn.card / turn.meta)."""
         analysis = turn.analysis
-        if analysis.out_of_scope is not None and analysis.intent == "unknown":
-            return
         if analysis.intent == "school_status" and analysis.date:
             return  # a day's status comes from the statuses, always
         if analysis.intent in _LISTS and answers.asks_for_list(turn.question):
@@ -240,6 +239,9 @@ class Bot:
         matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None)
         if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
             matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]
+        if analysis.out_of_scope is not None and analysis.intent == "unknown":
+            # A topic the intents leave out ("buses"): only a card clearly about it answers.
+            matches = [m for m in matches if m.card.topic == "unknown"]
         pick = cards.choose(matches, analysis.intent, analysis.confidence, analysis.abstained)
         # The intent reported stays the matcher's when it was sure; a card found where it was not
         # sure reports the card's topic (an intent, or "unknown").

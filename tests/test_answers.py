@@ -65,8 +65,9 @@ def test_withdrawn_services_lists_workers_and_sources(say):
 
 def test_out_of_scope_says_no_information(say):
     reply = say("are the school buses running on monday")
-    assert reply.startswith("I have no information on")
-    assert "transportation" in reply
+    first = reply.split("\n")[0]
+    assert first.startswith("I have no information on") or first.startswith("The reports don't mention")
+    assert "transportation" in first
 
 
 def test_unknown_offers_help(say):
