@@ -105,7 +105,7 @@ class CardIndex:
         fuzzy: dict[int, float] = {}
         query = " ".join(sorted(processed.split()))
         for _, similarity, at in process.extract(
-            query, self._phrasings, scorer=fuzz.ratio, processor=None, limit=40, score_cutoff=40
+            query, self._phrasings, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45
         ):
             owner = self._owner[at]
             fuzzy[owner] = max(fuzzy.get(owner, 0.0), similarity / 100)
