@@ -41,7 +41,7 @@ _EXAMPLE_DAY = date(2019, 10, 3)  # dates in phrasings are blanked, whichever da
 FUZZ_WEIGHT = 0.5
 TFIDF_WEIGHT = 0.5
 ANSWER_BAR = 0.40  # a card in the question's topic (the matcher sure of it) answers from here
-ACROSS_BAR = 0.45  # with the intent unsure, the best card answers from here...
+ACROSS_BAR = 0.41  # with the intent unsure, the best card answers from here...
 ACROSS_LEAD = 0.06  # ...when it leads the next card by this much
 OVERRULE_BAR = 0.58  # a card of another topic than a sure intent's needs this much (and the lead)
 BOARD_BONUS = 0.05  # added to a card written for the user's board
@@ -103,7 +103,7 @@ class CardIndex:
         if not self.cards or not processed.strip():
             return ()
         fuzzy: dict[int, float] = {}
-        query = " ".join(sorted(processed.split()))
+        query = " ".join(sorted(w for w in processed.split() if w not in _WEAK))  # as the phrasings were prepared
         for _, similarity, at in process.extract(
             query, self._phrasings, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45
         ):

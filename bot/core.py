@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -222,7 +222,7 @@ class Bot:
             context.board = turn.board.id if turn.board else None
             context.day = turn.day.isoformat() if turn.day else None
             context.card = turn.card.id if turn.card else None
-        if context.to_memory() != stored:
+        if _changed(stored, context.to_memory()):
             self._remember(msg, pending=context.to_memory())
         return response
 
@@ -287,6 +287,22 @@ class Bot:
             return bool(self.store.subscriptions_of(msg.platform, msg.chat_id))
         except Exception:
             return False
+
+
+def _changed(before: dict | None, after: dict | None) -> bool:
+    """Whether the context is worth a write: anything but its time changed, or its time by a minute."""
+    if (before or {}).keys() - {"at"} != (after or {}).keys() - {"at"}:
+        return True
+    if any(before[k] != after[k] for k in (after or {}) if k != "at"):
+        return True
+    try:
+        then, now = datetime.fromisoformat(before.get("at")), datetime.fromisoformat(after.get("at"))
+    except (TypeError, ValueError, AttributeError):
+        return before != after
+    return now - then >= _REFRESH
+
+
+_REFRESH = timedelta(minutes=1)
 
 
 def _whoami(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
