@@ -178,11 +178,7 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
         if analysis.command == "status" and analysis.argument and not analysis.date:
             return [f"I don't know a board called {analysis.argument!r}. " + replies.ASK_BOARD_TEXT]
         turn.context.await_board("school_status", turn.msg.time, turn.day, turn.analysis.weekend)
-        lines = answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time)
-        when = describe_day(answers.next_school_day(day), turn.today)
-        source = lines.pop() if lines and lines[-1].startswith("Source") else ""
-        ask = f"Which board is your child's? I'll tell you what it said about {when}."
-        return ["\n".join([*lines, ask, source]).strip()]
+        return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time)]
     # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
     full = turn.full or analysis.command == "status"
     return [answers.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full)]

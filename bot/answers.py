@@ -94,8 +94,12 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
     return "\n".join(lines)
 
 
-def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime) -> list[str]:
-    """One or two lines on a day across boards: the province-wide status, and what boards said."""
+def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime) -> str:
+    """A day across boards when no board is known, asking for the board in the same reply.
+
+    The first line gives the province-wide status and asks which board (and why),
+    so a phone's preview holds both; then the news behind it and what boards said.
+    """
     day = next_school_day(day)
     when = describe_day(day, today)
     lines = []
@@ -106,16 +110,18 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime)
         if board is not None and own is not None:
             said.setdefault(STATUS_WORDS[own.status], []).append(board.name)
     _, general = knowledge.status_for("", day, at)
+    ask = f"Which board is your child's? I'll tell you what it said about {when}."
     if general is not None:
-        lines.append(f"{_capital(when)}, province-wide: {STATUS_WORDS[general.status]}. {first_sentence(general.summary)}")
+        lines.append(f"{_capital(when)}, province-wide: {STATUS_WORDS[general.status]}; it depends on the board. {ask}")
+        lines.append(first_sentence(general.summary))
     else:
-        lines.append(f"I have no province-wide news for {when}; it depends on each board.")
+        lines.append(f"I have no province-wide news for {when}; it depends on the board. {ask}")
     if said:
         parts = [f"{', '.join(names)}: {word}" for word, names in said.items()]
         lines.append("Boards that said something: " + "; ".join(parts) + ".")
     if general is not None:
         lines.append(cite(knowledge, general.source, general.published))
-    return lines
+    return "\n".join(lines)
 
 
 def why_status(knowledge: Knowledge, board: Board | None, day: date, at: datetime) -> str | None:

@@ -66,9 +66,8 @@ def _listed(line: str) -> bool:
 
 
 UNKNOWN_TEXT = (
-    "Sorry, I'm not sure what you're asking. I can tell you whether schools are open on a given day, "
-    "which services stopped, what it means for child care, strike dates, the talks and what the dispute is about.\n"
-    'Try: "is school open monday in peel?" or send /help.'
+    "Sorry, I'm not sure what you're asking. I answer questions about school during the job action: "
+    'try "is school open monday in peel?" or "what services stopped?", or send /help.'
 )
 
 ASK_BOARD_TEXT = (
