@@ -2,6 +2,7 @@
 
     python bench/broadcast.py                      # the issue's numbers: 100,000 unlimited, 3,000 at 30/s
     python bench/broadcast.py --subscribers 20000 --limited 600
+    python bench/broadcast.py --quick              # a few seconds: 2,000 unlimited, 60 at 30/s (CI)
 
 Part 1 sends one broadcast to --subscribers chats with the rate limiter off and
 prints deliveries per second, CPU time per delivery (this process: outbox +
@@ -29,8 +30,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from adapters.telegram import open_sender, telegram_limits  # noqa: E402
 from bot.app import open_knowledge  # noqa: E402
-from bot.cli_admin import telegram_sender  # noqa: E402
 from bot.outbox import DeliveryWorker, Outbox, broadcast_text  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
@@ -111,7 +112,7 @@ async def deliver(settings: Settings, store, server: FakeServer, *, progress: bo
     queued = time.perf_counter() - began
     sent_before = server.sent()
     server_cpu0 = server.cpu()
-    async with telegram_sender(settings, store) as sender:
+    async with open_sender(settings) as sender:
         worker = DeliveryWorker(store, sender, settings, poll_interval=0.05)
         cpu0, t0 = time.process_time(), time.perf_counter()
         task = asyncio.create_task(worker.run(once=True))
@@ -141,6 +142,7 @@ class NullSender:
     """Accepts every message at once: measures the outbox and worker alone, without HTTP."""
 
     platform = "telegram"
+    limits = telegram_limits(0)
 
     async def send_text(self, chat_id: str, text: str):
         from bot.messages import SendOutcome, SendStatus
@@ -165,7 +167,10 @@ def main(argv=None) -> int:
     parser.add_argument("--rate", type=float, default=30.0, help="part 2: [limits] telegram_per_second")
     parser.add_argument("--concurrency", type=int, default=Settings().limits.delivery_concurrency,
                         help="[limits] delivery_concurrency (default: the settings default)")
+    parser.add_argument("--quick", action="store_true", help="a few seconds: 2,000 unlimited and 60 limited")
     args = parser.parse_args(argv)
+    if args.quick:
+        args.subscribers, args.limited = 2_000, 60
 
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}; worker concurrency {args.concurrency}")
     server = FakeServer()

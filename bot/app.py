@@ -2,21 +2,94 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 
-from bot.core import Bot, Memory
+from bot import prepared
+from bot.core import Bot, Memory, build_matcher
 from bot.matcher import IntentMatcher
 from bot.settings import Settings
 from knowledge.loader import ensure_default_knowledge
 from knowledge.store import Store, open_store
 
+# How long a start waits for another program's write lock before saying so. Others hold it
+# for milliseconds; a lock held this long is a stuck program or an open transaction.
+LOCK_WAIT_SECONDS = 3.0
+
+
+class DatabaseUnavailable(Exception):
+    """The database cannot be used (locked, read-only, not a database); the message says what to do."""
+
 
 def open_knowledge(settings: Settings) -> Store:
-    """The configured database, created and filled with the default knowledge on first use."""
-    store = open_store(settings.database.path)
-    ensure_default_knowledge(store, settings.knowledge.boards, settings.knowledge.default)
+    """The configured database, created and filled with the default knowledge on first use.
+
+    Raises DatabaseUnavailable with one line naming the file when it cannot be used.
+    """
+    path = settings.database.path
+    try:
+        check_writable(path)
+        store = open_store(path)
+        ensure_default_knowledge(store, settings.knowledge.boards, settings.knowledge.default)
+    except sqlite3.Error as exc:
+        raise DatabaseUnavailable(describe_database_error(path, exc)) from None
     return store
+
+
+def check_writable(path: str, wait: float = LOCK_WAIT_SECONDS) -> None:
+    """Take the write lock for a moment, waiting at most `wait` seconds for another writer."""
+    if path == ":memory:":
+        return
+    folder = Path(path).parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnavailable(f"cannot create the folder {folder} for the database {path}: {exc.strerror}; "
+                                  "point --db or [database] path at a writable place") from None
+    conn = sqlite3.connect(path, timeout=wait, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    finally:
+        conn.close()
+
+
+def describe_database_error(path: str, exc: sqlite3.Error) -> str:
+    """One line for an operator: which file, what is wrong, what to do."""
+    name = getattr(exc, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(exc):
+        return (f"the database {path} is locked: another program has been writing to it for over "
+                f"{LOCK_WAIT_SECONDS:g} s (an sqlite3 shell with an open transaction, a stuck process); "
+                "close it or wait, then try again")
+    if name.startswith("SQLITE_READONLY"):
+        return (f"the database {path} is read-only (the file, its folder or the file system): "
+                "make it writable, or point --db or [database] path at a writable place")
+    if name.startswith("SQLITE_CANTOPEN"):
+        return (f"cannot open the database {path} (no such folder, no permission, or a read-only file system): "
+                "point --db or [database] path at a writable place")
+    if name.startswith("SQLITE_NOTADB") or name.startswith("SQLITE_CORRUPT"):
+        return (f"{path} is not a schoolbot database (or it is damaged): "
+                "point --db or [database] path at the bot's database, or at a new file")
+    if name.startswith("SQLITE_FULL"):
+        return f"the disk holding the database {path} is full: free some space and try again"
+    return f"cannot use the database {path}: {exc}"
+
+
+def prepared_matcher(store: Store, settings: Settings) -> IntentMatcher:
+    """The intent matcher, from the cache beside the database when its inputs have not changed.
+
+    The key covers the intents file, the boards in the store, the matcher
+    settings and the source of bot/ and knowledge/: any change rebuilds it.
+    """
+    boards = sorted(store.knowledge().boards.values(), key=lambda board: board.id)
+    key = prepared.digest(
+        b"matcher", prepared.code_digest("bot", "knowledge"),
+        Path(settings.knowledge.intents).read_bytes(), repr(boards), repr(settings.matcher),
+    )
+    directory = prepared.cache_dir_for(settings.database.path)
+    return prepared.load_or_build(key, lambda: build_matcher(store, settings), directory, name="matcher")
 
 
 def build_bot(
@@ -29,14 +102,35 @@ def build_bot(
     matcher: IntentMatcher | None = None,
 ) -> Bot:
     store = store if store is not None else open_knowledge(settings)
+    matcher = matcher if matcher is not None else prepared_matcher(store, settings)
     bot = Bot(store, settings, memory=memory, dry_run=dry_run, clock=clock, matcher=matcher)
-    for register in _extensions():
-        register(bot)
+    if dry_run:  # `ask` and `eval`: most never see a command, so the staff tools load on the first one
+        bot.commands = _CommandsLoadedOnUse(bot, bot.commands)
+    else:
+        _register_extensions(bot)
     return bot
 
 
-def _extensions() -> list[Callable[[Bot], None]]:
+def _register_extensions(bot: Bot) -> None:
     """Command sets that plug into the core's command table (admin tools)."""
     from bot import admin
 
-    return [admin.register]
+    admin.register(bot)
+
+
+class _CommandsLoadedOnUse(dict):
+    """A command table that registers the extensions when a command is first looked up.
+
+    The admin tools import the broadcast outbox (asyncio, sockets); a dry-run
+    bot answering questions never needs them.
+    """
+
+    def __init__(self, bot: Bot, commands: dict):
+        super().__init__(commands)
+        self._bot: Bot | None = bot
+
+    def get(self, name, default=None):
+        if self._bot is not None:
+            bot, self._bot = self._bot, None
+            _register_extensions(bot)
+        return super().get(name, default)

@@ -16,8 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-CONFIG_DIR = REPO_ROOT / "config"
+import config
+
+# The shipped data (boards, intents, knowledge packs): the `config` package of the
+# distribution, beside bot/ in a clone and in site-packages once installed. Its
+# directory is what importlib.resources.files("config") gives for an installed
+# package, without importing importlib.resources (and tempfile) on every start.
+CONFIG_DIR = Path(config.__file__).parent
 ENV_PREFIX = "SCHOOLBOT_"
 
 

@@ -161,3 +161,138 @@ def test_many_asks_at_once_on_a_new_database(tmp_path):
     for code, out, err in results:
         assert code == 0, err
         assert json.loads(out)["board"] == "pdsb"
+    # They all prepared the matcher at once: one whole cache file, no temporary file left behind.
+    assert [p.name.startswith("matcher-") for p in (tmp_path / ".schoolbot-cache").iterdir()] == [True]
+
+
+# ------------------------------------------------------------- cold start
+ASK_PROBE = """
+import json, sys
+from adapters.cli import main
+code = main(sys.argv[1:])
+sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
+raise SystemExit(code)
+"""
+# What `ask` must never load: an event loop, TLS, platform libraries, HTTP clients,
+# and our own serve, platform, admin and broadcast modules.
+NOT_FOR_ASK = {"asyncio", "ssl", "telegram", "discord", "httpx", "httpcore", "aiohttp", "anyio",
+               "adapters.serve", "adapters.telegram", "adapters.discord_bot", "bot.admin", "bot.outbox"}
+
+
+def _ask_modules(db: str, cwd) -> tuple[str, set[str]]:
+    result = subprocess.run(
+        [sys.executable, "-c", ASK_PROBE, "ask", "--db", db, "--now", NOW, "is school open monday in peel"],
+        capture_output=True, text=True, timeout=120, cwd=cwd,
+    )
+    assert result.returncode == 0, result.stderr
+    line = next(x for x in result.stderr.splitlines() if x.startswith("MODULES "))
+    return result.stdout, set(json.loads(line.removeprefix("MODULES ")))
+
+
+def _loaded(modules: set[str], names: set[str]) -> set[str]:
+    """The modules that are one of `names` or inside one of them (bot.admin.changes for bot.admin)."""
+    def prefixes(module: str) -> set[str]:
+        parts = module.split(".")
+        return {".".join(parts[:i]) for i in range(1, len(parts) + 1)}
+
+    return {m for m in modules if prefixes(m) & names}
+
+
+def test_ask_loads_no_event_loop_network_or_platform_code(tmp_path):
+    db = str(tmp_path / "cold.db")
+    out, first = _ask_modules(db, tmp_path)  # a new database: fills it and prepares the matcher
+    assert out.startswith("Peel District School Board, Monday, October 7")
+    assert _loaded(first, NOT_FOR_ASK) == set()
+    assert _loaded({"bot.admin.changes", "asyncio.events", "bot.adminx"}, NOT_FOR_ASK) == {"bot.admin.changes", "asyncio.events"}
+    assert {"bot.core", "bot.matcher", "knowledge.store"} <= first  # the probe saw the real run
+    out, warm = _ask_modules(db, tmp_path)  # the usual case: an existing database
+    assert out.startswith("Peel District School Board, Monday, October 7")
+    assert _loaded(warm, NOT_FOR_ASK) == set()
+    assert "yaml" in first and "yaml" not in warm  # the prepared matcher came from the cache
+    assert list((tmp_path / ".schoolbot-cache").glob("matcher-*.pickle"))
+
+
+def test_a_staff_command_through_ask_still_gets_the_staff_tools_answer(capsys, db):
+    """`ask` loads the staff tools on the first command only, so a command is answered as in chat."""
+    code, out, _ = run(capsys, "ask", "--db", db, "--now", NOW, "/setstatus tdsb closed monday")
+    assert code == 0
+    assert out.startswith("Sorry, that command is only for school board staff and administrators")
+
+
+# ------------------------------------------------------- the database at start
+def _schoolbot(*argv: str, cwd=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "adapters.cli", *argv], capture_output=True, text=True,
+                          timeout=120, cwd=cwd)
+
+
+def _one_line(result: subprocess.CompletedProcess) -> str:
+    err = result.stderr
+    assert err.count("\n") == 1 and err.startswith("schoolbot: ") and "Traceback" not in err, err
+    return err
+
+
+def test_a_database_locked_by_another_writer_is_one_line_and_exit_3(db):
+    import sqlite3
+
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program in the middle of a write, e.g. an sqlite3 shell
+    try:
+        result = _schoolbot("ask", "--db", db, "--now", NOW, "is school open monday in peel")
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert result.returncode == 3
+    err = _one_line(result)
+    assert db in err and "is locked" in err and "close it or wait" in err
+    assert _schoolbot("ask", "--db", db, "--now", NOW, "is school open monday in peel").returncode == 0
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_exit_3(tmp_path):
+    # /proc refuses new files whoever asks (root included): as a read-only file system does.
+    result = _schoolbot("ask", "--db", "/proc/schoolbot-test.db", "hi")
+    assert result.returncode == 3
+    err = _one_line(result)
+    assert "cannot open the database /proc/schoolbot-test.db" in err and "writable place" in err
+
+
+def test_a_file_that_is_not_a_database_is_one_line_and_exit_3(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("shopping list\n" * 200)
+    result = _schoolbot("kb", "show", "--db", str(notes))
+    assert result.returncode == 3
+    assert f"{notes} is not a schoolbot database" in _one_line(result)
+    assert notes.read_text() == "shopping list\n" * 200  # left as it was
+
+
+def test_a_database_under_a_file_is_one_line_and_exit_3(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    result = _schoolbot("ask", "--db", str(blocker / "schoolbot.db"), "hi")
+    assert result.returncode == 3
+    assert f"cannot create the folder {blocker}" in _one_line(result)
+
+
+def test_read_only_and_other_database_errors_name_the_file_and_what_to_do():
+    import sqlite3
+
+    from bot.app import describe_database_error
+
+    def error(name: str) -> sqlite3.Error:
+        exc = sqlite3.OperationalError("x")
+        exc.sqlite_errorname = name
+        return exc
+
+    assert "the database /d/s.db is read-only" in describe_database_error("/d/s.db", error("SQLITE_READONLY_DBMOVED"))
+    assert "disk holding the database /d/s.db is full" in describe_database_error("/d/s.db", error("SQLITE_FULL"))
+    assert describe_database_error("/d/s.db", error("SQLITE_IOERR")).startswith("cannot use the database /d/s.db")
+
+
+def test_the_readme_commands_are_the_ones_ci_runs():
+    repo = Path(__file__).resolve().parent.parent
+    readme = (repo / "README.md").read_text(encoding="utf-8")
+    ci = (repo / ".ci" / "run").read_text(encoding="utf-8")
+    setup = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[dev]' && "
+    assert f"\n{setup}.venv/bin/schoolbot chat --now 2019-10-03T09:00:00-04:00\n" in readme
+    test_command = f"\n{setup}.venv/bin/python -m pytest\n"
+    assert test_command in readme and test_command in ci
+    assert (repo / "tests" / "test_wheel.py").is_file()  # the wheel check runs inside that pytest

@@ -113,3 +113,75 @@ async def test_kill_9_midway_then_restart_delivers_everyone_once(store, settings
         print("\n" + summary)
     if os.environ.get("SCHOOLBOT_KILL_REPORT"):
         Path(os.environ["SCHOOLBOT_KILL_REPORT"]).write_text(summary + "\n")  # noqa: ASYNC240 - once, at the end
+
+
+# ------------------------------------------------- two `schoolbot serve` on one database
+def _serve_env(db: str, fake: FakeTelegram) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SCHOOLBOT_")}
+    env.update({
+        "SCHOOLBOT_DATABASE_PATH": db,
+        "SCHOOLBOT_TELEGRAM_TOKEN": fake.token,
+        "SCHOOLBOT_TELEGRAM_BASE_URL": fake.base_url,
+        "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+    })
+    return env
+
+
+async def _start_serve(db: str, fake: FakeTelegram) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "adapters.cli", "serve", "--telegram", "--quiet", cwd=str(REPO),
+        env=_serve_env(db, fake), stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def _holder_pid(db: str, proc: asyncio.subprocess.Process) -> int:
+    """Wait until the instance lock file names `proc` (it is serving)."""
+    def names_it() -> bool:
+        lock = Path(db + ".lock")
+        return lock.exists() and f'"pid": {proc.pid},' in lock.read_text()
+
+    for _ in range(600):
+        if proc.returncode is not None:
+            _out, err = await proc.communicate()
+            raise AssertionError(f"serve exited {proc.returncode}: {err.decode()}")
+        if names_it():
+            return proc.pid
+        await asyncio.sleep(0.05)
+    raise AssertionError("serve never took the instance lock")
+
+
+async def test_a_second_serve_refuses_and_a_killed_ones_lock_is_taken_over(settings):
+    import socket
+
+    db = settings.database.path
+    async with FakeTelegram() as fake:
+        first = await _start_serve(db, fake)
+        try:
+            await _holder_pid(db, first)
+            second = await _start_serve(db, fake)
+            _out, err = await asyncio.wait_for(second.communicate(), 60)
+            assert second.returncode == 3
+            line = err.decode()
+            assert line.count("\n") == 1 and "Traceback" not in line, line
+            assert f"another `schoolbot serve` is running on the database {db}" in line
+            assert f"pid {first.pid} on {socket.gethostname()}" in line
+            fake.private("is school open monday in peel", user_id=1001)
+            await fake.wait_sent(1, chat_id=1001, timeout=30)  # the first one serves
+
+            first.kill()  # SIGKILL: no clean-up; the kernel drops its lock
+            await first.wait()
+            third = await _start_serve(db, fake)
+            assert await _holder_pid(db, third) == third.pid
+            fake.private("what services are cut in tdsb", user_id=1002)
+            await fake.wait_sent(1, chat_id=1002, timeout=30)  # the third one serves
+            third.send_signal(signal.SIGTERM)
+            _out, err = await asyncio.wait_for(third.communicate(), 60)
+            assert third.returncode == 0, err.decode()
+            for chat in (1001, 1002):  # each question answered once, not once per process
+                texts = fake.sent_texts(chat)
+                assert texts and len(texts) == len(set(texts)), texts
+            assert fake.sent_texts(1001)[0].startswith("Peel District School Board, Monday, October 7")
+        finally:
+            if first.returncode is None:
+                first.kill()
+                await first.wait()

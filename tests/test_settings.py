@@ -1,3 +1,5 @@
+from pathlib import Path
+
 import pytest
 
 from bot.settings import Settings, SettingsError, load_settings
@@ -77,3 +79,14 @@ def test_replace_changes_one_key():
 def test_bad_environment_value_names_the_variable(tmp_path):
     with pytest.raises(SettingsError, match="environment variable SCHOOLBOT_MATCHER_MIN_MARGIN: expected a number"):
         load_settings(write(tmp_path, ""), environ={"SCHOOLBOT_MATCHER_MIN_MARGIN": "lots"})
+
+
+def test_the_shipped_data_is_found_beside_the_code_not_the_working_directory(tmp_path, monkeypatch):
+    import config
+
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings(environ={})
+    shipped = Path(config.__file__).parent
+    for path in (settings.knowledge.boards, settings.knowledge.intents, settings.knowledge.default):
+        assert Path(path).is_file() and Path(path).parent.is_relative_to(shipped), path
+    assert settings.database.path == "schoolbot.db"  # the database: the working directory

@@ -15,7 +15,9 @@ import sys
 from collections.abc import Sequence
 
 from adapters.cli import kb, platforms, questions, staff
+from adapters.cli.common import EXIT_DATABASE, EXIT_USAGE
 from adapters.errors import UsageError
+from bot.app import DatabaseUnavailable
 from bot.settings import SettingsError
 from knowledge.loading import LoadError
 
@@ -43,12 +45,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return EXIT_USAGE
     try:
         return args.func(args) or 0
     except (SettingsError, LoadError, UsageError) as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    except DatabaseUnavailable as exc:
+        print(f"schoolbot: {exc}", file=sys.stderr)
+        return EXIT_DATABASE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

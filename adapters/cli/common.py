@@ -15,6 +15,11 @@ if TYPE_CHECKING:  # pragma: no cover
 
 PLATFORMS = ("telegram", "discord")
 
+# Exit statuses: 0 done; 1 the command ran and failed (a platform stopped, eval below its bar,
+# nothing sent); 2 wrong arguments, settings or data files; 3 the database cannot be used now
+# (locked, read-only, not a database, another `schoolbot serve` runs on it); 130 interrupted.
+EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 1, 2, 3
+
 
 def settings_from(args: argparse.Namespace) -> Settings:
     """The settings file named by --config (or the default), with --db applied."""

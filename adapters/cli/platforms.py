@@ -10,7 +10,7 @@ import argparse
 import logging
 import sys
 
-from adapters.cli.common import PLATFORMS, configured_platforms, settings_from
+from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, PLATFORMS, configured_platforms, settings_from
 from adapters.errors import PlatformStopped, UsageError
 
 
@@ -71,18 +71,24 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     import asyncio
 
+    from adapters.instance import AlreadyRunning, only_instance
     from adapters.serve import serve
     from bot.app import build_bot
 
     _configure_logging(quiet=args.quiet, debug=args.debug)
-    bot = build_bot(settings)
     try:
-        asyncio.run(serve(bot, settings, wanted))
+        with only_instance(settings.database.path):
+            bot = build_bot(settings)
+            try:
+                asyncio.run(serve(bot, settings, wanted))
+            finally:
+                bot.store.close()
+    except AlreadyRunning as exc:
+        print(f"schoolbot: {exc}", file=sys.stderr)
+        return EXIT_DATABASE
     except PlatformStopped as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        bot.store.close()
+        return EXIT_FAILED
     return 0
 
 

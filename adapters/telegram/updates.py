@@ -1,0 +1,178 @@
+"""Handling updates: each one exactly once, through :meth:`bot.core.Bot.handle`, replies sent in order.
+
+Delivery guarantees:
+
+- Every handled update id is written to the journal
+  (:mod:`adapters.telegram.journal`), so an update served again after a crash
+  or restart is skipped, while updates that arrived while the bot was down are
+  answered. The one remaining window: a crash after a reply was sent and
+  before the id was written replays that one update.
+- A failure while handling one update is logged with its update id and the
+  update is skipped; the bot keeps running.
+- Replies are plain text split at 4,096 characters. A 429 is waited out
+  (``retry_after``), network errors back off (:mod:`adapters.telegram.retry`);
+  a 403 means the chat is gone: the core makes its subscriptions inactive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Iterable
+
+from telegram import Bot as TelegramBot
+from telegram import Message, Update
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+
+from adapters.telegram.convert import (
+    PLATFORM,
+    Identity,
+    chat_key,
+    chat_left,
+    chat_migrated,
+    to_incoming,
+    update_kind,
+)
+from adapters.telegram.journal import UpdateJournal
+from adapters.telegram.retry import backoff
+from adapters.telegram.sender import TelegramSender
+from bot.core import Bot
+from bot.messages import Reply, SendOutcome, SendStatus
+from bot.text import plain, split_text
+
+log = logging.getLogger("schoolbot.telegram")
+
+ADMIN_STATUSES = {ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR}
+SEND_ATTEMPTS = 5
+
+
+class UpdateHandler:
+    """Turns updates into core calls and replies into sends."""
+
+    def __init__(self, bot: Bot, tg: TelegramBot, sender: TelegramSender, journal: UpdateJournal, me: Identity,
+                 *, send_attempts: int = SEND_ATTEMPTS):
+        self.bot = bot
+        self.tg = tg
+        self.sender = sender
+        self.journal = journal
+        self.me = me
+        self.send_attempts = send_attempts
+        self.handled = 0
+        self.crashed = 0
+        self._inflight: set[int] = set()
+
+    async def handle(self, update: Update) -> None:
+        """Handle one update exactly once. Never raises (except on cancellation)."""
+        uid = update.update_id
+        if uid in self._inflight or self.journal.seen(uid):
+            log.debug("telegram update %s was already handled; skipped", uid)
+            return
+        self._inflight.add(uid)
+        try:
+            try:
+                await self._dispatch(update)
+                self.handled += 1
+            except Exception:
+                self.crashed += 1
+                log.exception("telegram update %s: handling failed; the update is skipped", uid)
+            try:
+                self.journal.mark(uid)
+            except Exception:
+                log.exception("telegram update %s: could not record it as handled", uid)
+        finally:
+            self._inflight.discard(uid)
+
+    async def handle_batch(self, updates: Iterable[Update]) -> None:
+        """Handle a batch: chats in parallel, each chat's updates in order."""
+        lanes: dict[object, list[Update]] = {}
+        for update in updates:
+            lanes.setdefault(chat_key(update), []).append(update)
+
+        async def lane(items: list[Update]) -> None:
+            for item in items:
+                await self.handle(item)
+
+        if len(lanes) == 1:
+            await lane(next(iter(lanes.values())))
+            return
+        results = await asyncio.gather(*(lane(items) for items in lanes.values()), return_exceptions=True)
+        for result in results:
+            if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
+                log.error("telegram: a batch lane failed: %r", result)
+
+    async def _dispatch(self, update: Update) -> None:
+        left = chat_left(update)
+        if left is not None:
+            stopped = self.bot.chat_unreachable(PLATFORM, left)
+            log.info("telegram: removed from or blocked in chat %s; %d subscription(s) made inactive", left, stopped)
+            return
+        moved = chat_migrated(update)
+        if moved is not None:
+            count = self.bot.chat_moved(PLATFORM, *moved)
+            log.info("telegram: group %s is now %s; %d subscription(s) moved", *moved, count)
+            return
+        message = update.message
+        if message is None:  # edited messages, channel posts and other kinds: nothing to answer
+            log.debug("telegram update %s: nothing to answer (%s)", update.update_id, update_kind(update))
+            return
+        incoming = to_incoming(message, self.me)
+        if incoming is None:
+            return
+        if self.bot.needs_group_admin(incoming):
+            incoming = dataclasses.replace(incoming, group_admin=await self.is_group_admin(message))
+        replies = self.bot.handle(incoming)
+        if replies:
+            await self.deliver(message, replies)
+
+    async def is_group_admin(self, message: Message) -> bool:
+        """Does Telegram say the sender administers this group? (Asked only when the core needs to know.)"""
+        if message.sender_chat is not None:
+            # Anonymous admins post as the group itself; a linked channel is not an admin.
+            return message.sender_chat.id == message.chat.id
+        try:
+            member = await self.tg.get_chat_member(message.chat.id, message.from_user.id)
+        except TelegramError as exc:
+            log.warning("telegram: could not check whether user %s administers chat %s: %s",
+                        message.from_user.id, message.chat.id, exc)
+            return False
+        return member.status in ADMIN_STATUSES
+
+    async def deliver(self, message: Message, replies: list[Reply]) -> None:
+        """Send the replies, in order, as plain text split at 4,096 characters."""
+        in_group = message.chat.type != ChatType.PRIVATE
+        thread = message.message_thread_id if message.is_topic_message else None
+        first = True
+        for reply in replies:
+            text = plain(reply.text)
+            if not text:
+                continue
+            for chunk in split_text(text, self.sender.limits.max_chars):
+                extra: dict = {}
+                if thread:
+                    extra["message_thread_id"] = thread
+                if in_group and first:  # in a busy group, say which message this answers
+                    extra["reply_parameters"] = {"message_id": message.message_id, "allow_sending_without_reply": True}
+                first = False
+                outcome = await self.send_reply(reply.chat_id, chunk, **extra)
+                if outcome.status is not SendStatus.SENT:
+                    log.warning("telegram: reply to chat %s not delivered (%s): %s",
+                                reply.chat_id, outcome.status.value, outcome.detail)
+                    if outcome.status is SendStatus.BLOCKED:
+                        self.bot.chat_unreachable(PLATFORM, str(reply.chat_id))
+                    return
+
+    async def send_reply(self, chat_id: str, text: str, **extra) -> SendOutcome:
+        """Send one chunk, waiting out 429s and backing off on network errors."""
+        outcome = SendOutcome(SendStatus.FAILED, detail="not sent")
+        for attempt in range(self.send_attempts):
+            outcome = await self.sender.send_chunk(chat_id, text, **extra)
+            if outcome.status is not SendStatus.RETRY or attempt == self.send_attempts - 1:
+                break
+            rate_limited = outcome.detail.startswith("flood")
+            wait = outcome.retry_after if rate_limited else backoff(attempt, base=0.5)
+            log.info("telegram: sending to chat %s: %s; trying again in %.1fs", chat_id, outcome.detail, wait)
+            await asyncio.sleep(wait)
+        return outcome
+
