@@ -155,3 +155,23 @@ def test_a_newer_event_comes_before_an_older_card(bot, store):
     ))
     reply = bot.handle(message("is the strike over?", at=at(2019, 10, 3, 10)))[0].text
     assert reply.startswith("Latest: Thu Oct 3: A tentative deal was reached.")
+
+
+def test_eval_checks_reply_words_up_front_and_follow_ups(bot):
+    from bot.evaluation import evaluate
+
+    now = "2019-10-03T09:00:00-04:00"
+    rows = [
+        {"text": "are EAs on strike too?", "now": now, "intent": "who_is_affected", "reply_has": ["YES", "éducation|education"]},
+        {"text": "what about tuesday", "now": now, "intent": "school_status", "context": ["is school open monday in peel"],
+         "board": "pdsb", "date": "2019-10-08", "reply_has": ["tuesday, october 8"], "lang": "en"},
+        {"text": "is tdsb open monday", "now": now, "intent": "school_status", "reply_has": ["a word never said"]},
+        {"text": "hi", "now": now, "intent": "help"},
+    ]
+    report = evaluate(bot, rows)
+    assert [r.has_words() for r in report.results] == [True, True, False, None]
+    assert report.reply_words() == (2 / 3, 3)
+    assert report.results[1].board == "pdsb"  # the earlier message set the thread
+    text = report.render()
+    assert "reply words:" in text and "answer up front:" in text and "median reply:" in text
+    assert "intent accuracy [en]: 1.000 (1)" in text
