@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -21,7 +21,7 @@ from bot.dates import describe_day
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
 from bot.settings import Settings
-from bot.text import normalize
+from bot.text import normalize, storable
 from knowledge.model import ALL_BOARDS, Board
 from knowledge.snapshot import Knowledge
 from knowledge.store import Store
@@ -173,6 +173,9 @@ class Bot:
         return self.respond(msg).replies
 
     def respond(self, msg: Incoming) -> Response:
+        text = storable(msg.text)  # once, here, for every platform
+        if text is not msg.text:
+            msg = replace(msg, text=text)
         try:
             return self._respond(msg)
         except Exception:
@@ -229,7 +232,8 @@ class Bot:
         replies = [Reply(answers_text, msg.chat_id, private=private, meta=meta) for answers_text in texts if answers_text]
         if not self.dry_run:
             try:
-                self.store.log_question(msg.time, msg.platform, analysis.intent, meta["board"], msg.text)
+                self.store.log_question(msg.time, msg.platform, analysis.intent, meta["board"], msg.text,
+                                        analysis.confidence)
             except Exception:  # statistics must never cost an answer
                 log.exception("could not log a question")
         return Response(replies, analysis.intent, meta["board"], turn.day, analysis.confidence)

@@ -15,7 +15,6 @@ from grants made through the bot by a province admin, which are stored in the
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -26,19 +25,6 @@ from knowledge.store import Store, utcnow
 
 PROVINCE = "province"
 STAFF = "staff"
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS role_grants (
-    platform TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    role TEXT NOT NULL,            -- 'province' or 'staff'
-    boards TEXT NOT NULL,          -- JSON list of board ids (staff)
-    granted_by TEXT NOT NULL,      -- 'platform:user_id'
-    at TEXT NOT NULL,
-    PRIMARY KEY (platform, user_id)
-)
-"""
-
 
 @dataclass(frozen=True, slots=True)
 class Rights:
@@ -68,11 +54,6 @@ class Rights:
         return "no admin role"
 
 
-def ensure_tables(store: Store) -> None:
-    with store.lock:
-        store.conn.execute(_SCHEMA)
-
-
 class Roles:
     """Rights from settings plus grants stored in SQLite."""
 
@@ -85,7 +66,6 @@ class Roles:
         for entry in settings.roles.board_staff:
             platform, user_id, boards = parse_board_staff(entry)
             self.staff.setdefault((platform, user_id), set()).update(boards)
-        ensure_tables(store)
 
     # -------------------------------------------------------------- lookups
     def rights(self, platform: str, user_id: str) -> Rights:
@@ -109,55 +89,50 @@ class Roles:
         return Rights(key[0], key[1], key in self.province_admins, frozenset(self.staff.get(key, ())))
 
     def grant_of(self, platform: str, user_id: str) -> dict | None:
-        row = self.store.conn.execute(
-            "SELECT role, boards, granted_by, at FROM role_grants WHERE platform = ? AND user_id = ?",
-            (platform.lower(), str(user_id)),
-        ).fetchone()
-        if row is None:
-            return None
-        return {"role": row[0], "boards": json.loads(row[1]), "granted_by": row[2], "at": row[3]}
+        return self.store.admin.grant_of(platform.lower(), str(user_id))
 
     # -------------------------------------------------------------- changes
-    def grant(self, platform: str, user_id: str, role: str, boards: list[str], by: str,
-              at: datetime | None = None) -> dict | None:
-        """Give a role (province, or staff for more boards). Returns the grant before the change."""
+    def granted(self, platform: str, user_id: str, role: str, boards: list[str], by: str,
+                at: datetime | None = None) -> dict:
+        """The grant a person would have after being given a role (province, or staff for more boards)."""
         before = self.grant_of(platform, user_id)
-        if role == PROVINCE:
+        if role == PROVINCE or (before is not None and before["role"] == PROVINCE):
             new_role, new_boards = PROVINCE, []
         else:
-            if before is not None and before["role"] == PROVINCE:
-                new_role, new_boards = PROVINCE, []
-            else:
-                merged = set(before["boards"]) if before else set()
-                merged.update(boards)
-                new_role, new_boards = STAFF, sorted(merged)
-        with self.store.lock:
-            self.store.conn.execute(
-                "INSERT INTO role_grants (platform, user_id, role, boards, granted_by, at) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(platform, user_id) DO UPDATE SET role = excluded.role, boards = excluded.boards, "
-                "granted_by = excluded.granted_by, at = excluded.at",
-                (platform.lower(), str(user_id), new_role, json.dumps(new_boards), by, (at or utcnow()).isoformat()),
-            )
+            new_role, new_boards = STAFF, sorted(set(before["boards"] if before else ()) | set(boards))
+        return {"role": new_role, "boards": new_boards, "granted_by": by, "at": (at or utcnow()).isoformat()}
+
+    def revoked(self, platform: str, user_id: str, boards: list[str] | None = None) -> dict | None:
+        """The grant left after taking back some boards (or everything: None)."""
+        before = self.grant_of(platform, user_id)
+        if before is None or not boards or before["role"] != STAFF:
+            return None
+        left = sorted(set(before["boards"]) - set(boards))
+        return {**before, "boards": left} if left else None
+
+    def grant(self, platform: str, user_id: str, role: str, boards: list[str], by: str,
+              at: datetime | None = None) -> dict | None:
+        """Give a role. Returns the grant before the change."""
+        before = self.grant_of(platform, user_id)
+        self.store.admin.set_grant(platform.lower(), str(user_id), self.granted(platform, user_id, role, boards, by, at))
         return before
 
     def revoke(self, platform: str, user_id: str, boards: list[str] | None = None) -> dict | None:
         """Take back roles granted through the bot (all of them, or some boards). Returns the grant before."""
         before = self.grant_of(platform, user_id)
-        if before is None:
-            return None
-        with self.store.lock:
-            if boards and before["role"] == STAFF:
-                left = sorted(set(before["boards"]) - set(boards))
-                if left:
-                    self.store.conn.execute(
-                        "UPDATE role_grants SET boards = ? WHERE platform = ? AND user_id = ?",
-                        (json.dumps(left), platform.lower(), str(user_id)),
-                    )
-                    return before
-            self.store.conn.execute(
-                "DELETE FROM role_grants WHERE platform = ? AND user_id = ?", (platform.lower(), str(user_id))
-            )
+        if before is not None:
+            self.store.admin.set_grant(platform.lower(), str(user_id), self.revoked(platform, user_id, boards))
         return before
+
+    def restore(self, platform: str, user_id: str, grant: dict | None) -> None:
+        """Put a person's grant back as it was (undo)."""
+        self.store.admin.set_grant(platform.lower(), str(user_id), grant)
+
+    def everyone(self) -> list[Rights]:
+        """Every person with a role, from the settings and from grants."""
+        keys = set(self.province_admins) | set(self.staff)
+        keys |= {(g["platform"], g["user_id"]) for g in self.store.admin.all_grants()}
+        return [self.rights(*key) for key in sorted(keys)]
 
 
 def parse_user(text: str) -> tuple[str, str]:

@@ -15,6 +15,24 @@ _SPACES = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
 
 
+def storable(text: str | None) -> str:
+    """Text every part of the bot can store and print: called once where a message enters (Bot.respond).
+
+    A lone surrogate (half of an emoji, from a broken client) becomes U+FFFD and a
+    pair written as two halves becomes its character; NUL is dropped. Such text
+    would otherwise fail to encode when it is logged or sent, far from where it came in.
+    """
+    if not text:
+        return ""
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
 def normalize(text: str, limit: int | None = None) -> str:
     """Lower-case, accent-free, single-spaced text for matching.
 

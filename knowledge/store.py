@@ -11,6 +11,7 @@ no knowledge queries.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 import time
@@ -23,32 +24,27 @@ from typing import Any
 
 import sqlite_utils
 
+from knowledge import schema
 from knowledge.model import (
     ALL_BOARDS,
     Board,
     Card,
-    Fact,
     KnowledgeFile,
     Source,
     Status,
     TimelineEvent,
     WithdrawnService,
 )
+from knowledge.records import AdminRecords, DatabaseGone, QuestionLog
+from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
 
-SCHEMA_VERSION = 2  # 2: cards
+SCHEMA_VERSION = schema.VERSION
+log = logging.getLogger("schoolbot.store")
 
 
 def _iso(value: datetime | date | None) -> str | None:
     return value.isoformat() if value is not None else None
-
-
-def _time(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value) if value else None
-
-
-def _day(value: str | None) -> date | None:
-    return date.fromisoformat(value) if value else None
 
 
 def utcnow() -> datetime:
@@ -74,71 +70,34 @@ class Store:
         self._snapshot: Knowledge | None = None
         self._snapshot_key: tuple[int, int] | None = None
         self._writes = 0
-        self._questions: list[tuple] = []
-        self._questions_flushed = time.monotonic()
+        self._checked = time.monotonic()
+        self.questions = QuestionLog(self)
+        self.admin = AdminRecords(self)
         self._create_tables()
 
     # ---------------------------------------------------------------- schema
     def _create_tables(self) -> None:
-        """Create what is missing, in one write transaction (safe when several processes start at once)."""
-        db = self.db
-        with self.transaction():
-            db["boards"].create(
-                {"id": str, "name": str, "system": str, "language": str, "website": str, "aliases": str, "municipalities": str},
-                pk="id", if_not_exists=True,
-            )
-            db["sources"].create({"file": str, "title": str, "published": str, "approximate": int}, pk="file", if_not_exists=True)
-            db["facts"].create(
-                {"id": str, "topic": str, "text": str, "source": str, "published": str, "origin": str},
-                pk="id", if_not_exists=True,
-            )
-            db["statuses"].create(
-                {"id": str, "board": str, "start": str, "until": str, "status": str, "summary": str, "source": str,
-                 "published": str, "author": str, "retracted": str, "origin": str},
-                pk="id", if_not_exists=True,
-            )
-            db["withdrawn_services"].create(
-                {"id": str, "workers": str, "service": str, "phase": str, "source": str, "published": str,
-                 "ended": str, "author": str, "retracted": str, "origin": str},
-                pk="id", if_not_exists=True,
-            )
-            db["timeline"].create(
-                {"id": str, "kind": str, "day": str, "text": str, "source": str, "published": str,
-                 "approximate": int, "author": str, "retracted": str, "origin": str},
-                pk="id", if_not_exists=True,
-            )
-            db["cards"].create(
-                {"id": str, "topic": str, "question": str, "answer": str, "source": str, "published": str,
-                 "details": str, "phrasings": str, "boards": str, "valid_until": str, "replaces": str, "fr": str,
-                 "author": str, "retracted": str, "origin": str},
-                pk="id", if_not_exists=True,
-            )
-            db["users"].create(
-                {"platform": str, "user_id": str, "board": str, "pending": str, "updated": str},
-                pk=("platform", "user_id"), if_not_exists=True,
-            )
-            db["subscriptions"].create(
-                {"platform": str, "chat_id": str, "board": str, "chat_kind": str, "user_id": str,
-                 "active": int, "created": str, "updated": str},
-                pk=("platform", "chat_id", "board"), if_not_exists=True,
-            )
-            db["audit"].create(
-                {"id": int, "at": str, "platform": str, "user_id": str, "action": str, "target": str,
-                 "before": str, "after": str},
-                pk="id", if_not_exists=True,
-            )
-            db["question_log"].create(
-                {"id": int, "at": str, "day": str, "platform": str, "intent": str, "board": str, "text": str},
-                pk="id", if_not_exists=True,
-            )
-            db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
-            db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
-            self.conn.execute("CREATE INDEX IF NOT EXISTS idx_subscriptions_board ON subscriptions(board, active)")
-            self.conn.execute("CREATE INDEX IF NOT EXISTS idx_question_log_day ON question_log(day, intent)")
+        """Create or migrate every table, in one write transaction (safe when several processes start at once)."""
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                schema.migrate(self.conn, self.path)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+        self.identity = self._identity()
 
     def close(self) -> None:
-        self.flush_questions()
-        self.conn.close()
+        """Write what is left of the question log and close; never raises for the log."""
+        try:
+            self.questions.flush()
+        except DatabaseGone as gone:
+            log.error("%s (the last logged questions were not written)", gone)
+        except Exception:
+            log.exception("could not write the last questions at close")
+        finally:
+            self.conn.close()
 
     def changed(self) -> None:
         """Note a knowledge write made through this connection."""
@@ -148,19 +107,72 @@ class Store:
     def transaction(self, *, knowledge: bool = True) -> Iterator[sqlite3.Connection]:
         """BEGIN IMMEDIATE .. COMMIT (ROLLBACK on error), holding the store's lock.
 
-        `knowledge=False` for writes that are not knowledge (question log,
-        deliveries), so they don't make the next answer rebuild the snapshot.
+        Inside another transaction it joins it (a savepoint): the outer one
+        commits everything or nothing. `knowledge=False` for writes that are not
+        knowledge (question log, deliveries), so they don't make the next answer
+        rebuild the snapshot.
         """
         with self.lock:
+            if self.conn.in_transaction:
+                self.conn.execute("SAVEPOINT inner")
+                try:
+                    yield self.conn
+                except BaseException:
+                    self.conn.execute("ROLLBACK TO inner")
+                    self.conn.execute("RELEASE inner")
+                    raise
+                self.conn.execute("RELEASE inner")
+                if knowledge:
+                    self.changed()
+                return
+            self.check_file()
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self.conn
             except BaseException:
                 self.conn.execute("ROLLBACK")
+                self.changed()  # a snapshot read inside may hold what was rolled back
                 raise
             self.conn.execute("COMMIT")
             if knowledge:
                 self.changed()
+
+    # ------------------------------------------------------- file identity
+    def _identity(self) -> tuple | None:
+        if self.path == ":memory:" or self.path.startswith("file:"):
+            return None
+        try:
+            st = Path(self.path).stat()
+        except OSError:
+            return None
+        row = self.conn.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+        return (st.st_dev, st.st_ino, row[0] if row else None)
+
+    CHECK_SECONDS = 2.0
+
+    def check_file(self) -> None:
+        """Raise :class:`DatabaseGone` if the file at our path is gone or is another database.
+
+        Called before each write and, at most every CHECK_SECONDS, when reading
+        the knowledge: a bot whose file was deleted would otherwise keep
+        confirming writes to an unlinked file and lose them all.
+        """
+        self._checked = time.monotonic()
+        if getattr(self, "identity", None) is None:
+            return
+        try:
+            st = Path(self.path).stat()
+        except FileNotFoundError:
+            raise DatabaseGone(self.path, "deleted") from None
+        if (st.st_dev, st.st_ino) != self.identity[:2]:
+            raise DatabaseGone(self.path, "replaced by another file")
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        """The lock, for a one-statement write outside :meth:`transaction`, after checking the file."""
+        with self.lock:
+            self.check_file()
+            yield self.conn
 
     # ------------------------------------------------------------- knowledge
     def is_empty(self) -> bool:
@@ -198,18 +210,7 @@ class Store:
             counts["cards"] = len(kfile.cards)
         return counts
 
-    @staticmethod
-    def _row(entry: Any, origin: str) -> dict:
-        row = asdict(entry)
-        for key, value in row.items():
-            if isinstance(value, (date, datetime)):
-                row[key] = value.isoformat()
-            elif isinstance(value, bool):
-                row[key] = int(value)
-            elif isinstance(value, (tuple, list, dict)):
-                row[key] = json.dumps(value, ensure_ascii=False)
-        row["origin"] = origin
-        return row
+    _row = staticmethod(row_of)
 
     def put_status(self, status: Status, origin: str = "staff") -> None:
         with self.transaction():
@@ -223,12 +224,20 @@ class Store:
         with self.transaction():
             self.db["timeline"].upsert(self._row(event, origin), pk="id")
 
+    def put_source(self, source: Source) -> None:
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO sources (file, title, published, approximate) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(file) DO NOTHING", (source.file, source.title, _iso(source.published), int(source.approximate)))
+
     def put_card(self, card: Card, origin: str = "staff") -> None:
         with self.transaction():
             self.db["cards"].upsert(self._row(card, origin), pk="id")
 
     def knowledge(self) -> Knowledge:
         """The current knowledge, rebuilt only when the database changed."""
+        if time.monotonic() - self._checked > self.CHECK_SECONDS:
+            self.check_file()
         version = self.conn.execute("PRAGMA data_version").fetchone()[0]
         key = (version, self._writes)
         if self._snapshot is None or key != self._snapshot_key:
@@ -238,36 +247,7 @@ class Store:
         return self._snapshot
 
     def _read_knowledge(self) -> Knowledge:
-        db = self.db
-        boards = [
-            Board(r["id"], r["name"], r["system"], r["language"], r["website"],
-                  tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")))
-            for r in db["boards"].rows_where(order_by="id")
-        ]
-        sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"])) for r in db["sources"].rows]
-        facts = [Fact(r["id"], r["topic"], r["text"], r["source"], _time(r["published"])) for r in db["facts"].rows_where(order_by="published, id")]
-        statuses = [
-            Status(r["id"], r["board"], _day(r["start"]), _day(r["until"]), r["status"], r["summary"], r["source"],
-                   _time(r["published"]), r["author"] or "", _time(r["retracted"]))
-            for r in db["statuses"].rows_where(order_by="published, id")
-        ]
-        services = [
-            WithdrawnService(r["id"], r["workers"], r["service"], r["phase"], r["source"], _time(r["published"]),
-                             _time(r["ended"]), r["author"] or "", _time(r["retracted"]))
-            for r in db["withdrawn_services"].rows_where(order_by="published, id")
-        ]
-        events = [
-            TimelineEvent(r["id"], r["kind"], _day(r["day"]), r["text"], r["source"], _time(r["published"]),
-                          bool(r["approximate"]), r["author"] or "", _time(r["retracted"]))
-            for r in db["timeline"].rows_where(order_by="day, published, id")
-        ]
-        cards = [
-            Card(r["id"], r["topic"], r["question"], r["answer"], r["source"], _time(r["published"]), r["details"] or "",
-                 tuple(json.loads(r["phrasings"] or "[]")), tuple(json.loads(r["boards"] or "[]")), _time(r["valid_until"]),
-                 r["replaces"] or "", json.loads(r["fr"]) if r["fr"] else None, r["author"] or "", _time(r["retracted"]))
-            for r in db["cards"].rows_where(order_by="published, id")
-        ]
-        return Knowledge(boards, sources, facts, statuses, services, events, cards)
+        return read_knowledge(self.db)
 
     # ----------------------------------------------------------- user memory
     def get_user(self, platform: str, user_id: str) -> dict | None:
@@ -284,7 +264,7 @@ class Store:
             current["board"] = board
         if pending is not ...:
             current["pending"] = pending
-        with self.lock:
+        with self._writing():
             self.conn.execute(
                 "INSERT INTO users (platform, user_id, board, pending, updated) VALUES (?, ?, ?, ?, ?) "
                 "ON CONFLICT(platform, user_id) DO UPDATE SET board = excluded.board, pending = excluded.pending, "
@@ -296,7 +276,7 @@ class Store:
     def subscribe(self, platform: str, chat_id: str, board: str, chat_kind: str, user_id: str) -> bool:
         """Subscribe a chat to a board (or 'all'). Returns False if it already was."""
         now = _iso(utcnow())
-        with self.lock:
+        with self._writing():
             row = self.conn.execute(
                 "SELECT active FROM subscriptions WHERE platform = ? AND chat_id = ? AND board = ?", (platform, chat_id, board)
             ).fetchone()
@@ -310,7 +290,7 @@ class Store:
 
     def unsubscribe(self, platform: str, chat_id: str, board: str | None = None) -> list[str]:
         """Stop a chat's subscriptions (one board, or all). Returns the boards stopped."""
-        with self.lock:
+        with self._writing():
             query = "SELECT board FROM subscriptions WHERE platform = ? AND chat_id = ? AND active = 1"
             args: tuple = (platform, chat_id)
             if board:
@@ -348,7 +328,7 @@ class Store:
 
     def mark_blocked(self, platform: str, chat_id: str) -> int:
         """The recipient blocked the bot: make all its subscriptions inactive."""
-        with self.lock:
+        with self._writing():
             cur = self.conn.execute(
                 "UPDATE subscriptions SET active = 0, updated = ? WHERE platform = ? AND chat_id = ? AND active = 1",
                 (_iso(utcnow()), platform, chat_id),
@@ -370,39 +350,21 @@ class Store:
         return [tuple(r) for r in self.conn.execute(query, args)]
 
     # ------------------------------------------------------------ audit, log
-    def audit(self, platform: str, user_id: str, action: str, target: str, before: Any = None, after: Any = None, at: datetime | None = None) -> None:
-        with self.lock:
-            self.db["audit"].insert(
-                {"at": _iso(at or utcnow()), "platform": platform, "user_id": user_id, "action": action, "target": target,
-                 "before": json.dumps(before, default=str) if before is not None else None,
-                 "after": json.dumps(after, default=str) if after is not None else None},
-            )
+    def audit(self, platform: str, user_id: str, action: str, target: str, before: Any = None, after: Any = None,
+              at: datetime | None = None, name: str = "") -> int:
+        return self.admin.audit(platform, user_id, action, target, before, after, at, name)
 
     def audit_rows(self, limit: int = 20) -> list[dict]:
-        return list(self.db["audit"].rows_where(order_by="id desc", limit=limit))
+        return self.admin.audit_rows(limit)
 
-    # Questions are logged for /stats in batches: one write transaction per
-    # QUESTION_BATCH questions or QUESTION_FLUSH_SECONDS, not one per question.
-    # A crash loses at most that batch of statistics, never an answer.
-    QUESTION_BATCH = 200
-    QUESTION_FLUSH_SECONDS = 2.0
-
-    def log_question(self, at: datetime, platform: str, intent: str, board: str | None, text: str) -> None:
-        with self.lock:
-            self._questions.append((_iso(at), at.date().isoformat(), platform, intent, board, text[:500]))
-            if len(self._questions) >= self.QUESTION_BATCH or time.monotonic() - self._questions_flushed > self.QUESTION_FLUSH_SECONDS:
-                self.flush_questions()
+    def log_question(self, at: datetime, platform: str, intent: str, board: str | None, text: str,
+                     confidence: float | None = None) -> None:
+        """Log a question for /stats and /unanswered (in batches; see :class:`QuestionLog`)."""
+        self.questions.add(at, platform, intent, board, text, confidence)
 
     def flush_questions(self) -> None:
         """Write the logged questions still in memory (before reading question_log)."""
-        with self.lock:
-            rows, self._questions = self._questions, []
-            self._questions_flushed = time.monotonic()
-            if rows:
-                with self.transaction(knowledge=False):
-                    self.conn.executemany(
-                        "INSERT INTO question_log (at, day, platform, intent, board, text) VALUES (?, ?, ?, ?, ?, ?)", rows
-                    )
+        self.questions.flush()
 
 
 def _use_wal(conn: sqlite3.Connection, attempts: int = 50) -> None:

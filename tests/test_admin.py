@@ -423,7 +423,8 @@ def test_cli_broadcast_deliveries_audit(settings, store, capsys, monkeypatch):
     assert main(["deliveries", "--db", db, "1"]) == 0
     assert "test: sent 3" in capsys.readouterr().out
     assert main(["audit", "--db", db]) == 0
-    assert "broadcast tdsb" in capsys.readouterr().out
+    row = capsys.readouterr().out.splitlines()[1].split()
+    assert row[5:8] == ["broadcast", "tdsb", "-"] and " ".join(row[8:]) == "-> #1 to 3: Schools open Monday."
 
 
 def test_cli_broadcast_follows_progress(settings, store, capsys):

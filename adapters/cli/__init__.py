@@ -2,7 +2,7 @@
 
 One module per group of commands, each with a `register(sub, common)`:
 questions (chat, ask, eval), kb (load, show), staff (broadcast, deliveries,
-deliver, audit), platforms (serve, discord sync). Building the parser imports
+deliver), roles (grant, revoke, roles, audit), platforms (serve, discord sync). Building the parser imports
 none of the platform libraries, asyncio or the admin/outbox modules: each
 command imports what it needs when it runs, so `schoolbot ask` starts fast.
 """
@@ -14,14 +14,15 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from adapters.cli import kb, platforms, questions, staff
+from adapters.cli import kb, platforms, questions, roles, staff
 from adapters.cli.common import EXIT_DATABASE, EXIT_USAGE
 from adapters.errors import UsageError
 from bot.app import DatabaseUnavailable
 from bot.settings import SettingsError
 from knowledge.loading import LoadError
+from knowledge.records import DatabaseGone
 
-REGISTRARS = (questions.register, kb.register, platforms.register, staff.register)
+REGISTRARS = (questions.register, kb.register, platforms.register, staff.register, roles.register)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except DatabaseUnavailable as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
+        return EXIT_DATABASE
+    except DatabaseGone as gone:  # deleted or replaced while running: one line, like the errors at start
+        print(gone.code, file=sys.stderr)
         return EXIT_DATABASE
     except KeyboardInterrupt:
         return 130

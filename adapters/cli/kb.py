@@ -1,4 +1,4 @@
-"""`schoolbot kb load` and `kb show`: the knowledge base from the terminal."""
+"""`schoolbot kb load`, `kb show` and `kb export`: the knowledge base from the terminal."""
 
 from __future__ import annotations
 
@@ -60,6 +60,28 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_kb_export(args: argparse.Namespace) -> int:
+    """Write the cards and other entries staff added in chat to a YAML pack that `kb load` reads."""
+    import sys
+
+    import yaml
+
+    from bot.admin import export_pack
+
+    _, store = open_from(args)
+    pack = export_pack(store)
+    text = ("# Added in chat (/teach, /setstatus, ...) and exported by `schoolbot kb export`.\n"
+            + yaml.safe_dump(pack, allow_unicode=True, sort_keys=False, width=100))
+    counts = ", ".join(f"{len(v)} {k}" for k, v in pack.items()) or "nothing added in chat yet"
+    if args.file in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        with open(args.file, "w", encoding="utf-8") as out:
+            out.write(text)
+        print(f"{args.file}: {counts}")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     kb = sub.add_parser("kb", help="load or show the knowledge base")
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
@@ -69,3 +91,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = kb_sub.add_parser("show", parents=[common], help="list boards, or show one board's statuses")
     p.add_argument("board", nargs="?")
     p.set_defaults(func=cmd_kb_show)
+    p = kb_sub.add_parser("export", parents=[common], help="write what staff added in chat to a YAML pack")
+    p.add_argument("file", nargs="?", metavar="FILE", help="default: standard output")
+    p.set_defaults(func=cmd_kb_export)

@@ -1,4 +1,4 @@
-"""Staff commands: `schoolbot broadcast`, `deliveries`, `deliver` and `audit`.
+"""Staff commands: `schoolbot broadcast`, `deliveries` and `deliver` (`audit` is in adapters/cli/roles.py).
 
 `broadcast` writes to the outbox (the same one the chat /broadcast uses); a
 running `schoolbot serve` or `schoolbot deliver`, `schoolbot deliver --once`, or
@@ -272,20 +272,6 @@ def cmd_deliver(args: argparse.Namespace) -> int:
     return 0
 
 
-# --------------------------------------------------------------------- audit
-def cmd_audit(args: argparse.Namespace) -> int:
-    from bot.admin import format_audit
-
-    _, store = open_from(args)
-    rows = store.audit_rows(args.limit)
-    if not rows:
-        print("The audit log is empty.")
-        return 0
-    for row in reversed(rows):
-        print(format_audit(row))
-    return 0
-
-
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("broadcast", parents=[common], help="send an update to a board's subscribers (through the outbox)")
     p.add_argument("--board", required=True, help="board id (tdsb) or 'all'")
@@ -310,6 +296,3 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--platform", action="append", choices=["telegram", "discord"], help="only this platform (repeatable)")
     p.set_defaults(func=cmd_deliver)
 
-    p = sub.add_parser("audit", parents=[common], help="the latest admin actions")
-    p.add_argument("-n", "--limit", type=int, default=20)
-    p.set_defaults(func=cmd_audit)

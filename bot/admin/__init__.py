@@ -1,0 +1,77 @@
+"""Staff tools through the same bot: changes, broadcasts, roles, audit, statistics.
+
+``register(bot)`` adds every staff command to :attr:`bot.core.Bot.commands`.
+
+Module map:
+
+* :mod:`bot.admin.parsing` - words, dates and the errors a command answers with;
+* :mod:`bot.admin.permissions` - the command registry (usage, rights needed) and the one
+  check applied before any staff command runs;
+* :mod:`bot.admin.changes` - preview, /confirm (one transaction per change, with its audit
+  row and undo record), /cancel, /undo;
+* :mod:`bot.admin.knowledge_changes` - /setstatus, /addservice, /endservice, /addevent;
+* :mod:`bot.admin.teaching` - /teach (answer cards from chat) and the `kb export` pack;
+* :mod:`bot.admin.role_changes` - /grant, /revoke, /whoami, and the same from the command line;
+* :mod:`bot.admin.broadcasting` - /broadcast, /deliveries;
+* :mod:`bot.admin.audit` - /audit and the audit table of `schoolbot audit`;
+* :mod:`bot.admin.stats` - /stats and /unanswered.
+"""
+
+from __future__ import annotations
+
+from bot.admin import broadcasting, knowledge_changes, role_changes, stats, teaching  # noqa: F401 - they register
+from bot.admin.audit import audit_entry, audit_table, format_audit
+from bot.admin.broadcasting import progress_bar
+from bot.admin.changes import Admin
+from bot.admin.parsing import Denied, UsageProblem
+from bot.admin.permissions import PRIVATE_ONLY, REFUSAL, REGISTRY, StaffCommand, refusal, staff_command, usable_by
+from bot.admin.role_changes import Operator, role_from_cli, whoami_text
+from bot.admin.stats import stats_text
+from bot.admin.teaching import export_pack
+from bot.messages import Incoming, Reply
+from bot.outbox import BroadcastError
+
+__all__ = ["PRIVATE_ONLY", "REFUSAL", "Admin", "Operator", "audit_entry", "audit_table", "export_pack",
+           "format_audit", "progress_bar", "register", "role_from_cli", "stats_text"]
+
+
+def _reply(msg: Incoming, text: str) -> Reply:
+    return Reply(text, msg.chat_id, private=True, meta={"intent": "admin"})
+
+
+def _handler(admin: Admin, command: StaffCommand):
+    def handle(bot, msg: Incoming, argument: str) -> list[Reply]:
+        rights = admin.roles.rights_of(msg)
+        refused = refusal(command, msg, rights, bot.dry_run)
+        if refused is not None:
+            return [_reply(msg, refused)]
+        try:
+            text = command.run(admin, msg, rights, argument.strip())
+        except Denied as denied:
+            text = str(denied)
+        except UsageProblem as problem:
+            text = f"{problem}\nUsage: {command.usage}"
+        except BroadcastError as problem:
+            text = str(problem)
+        return [_reply(msg, text)]
+
+    handle.__name__ = f"admin_{command.name}"
+    return handle
+
+
+@staff_command("admin", "/admin - this list")
+def admin_help(admin: Admin, msg: Incoming, rights, argument: str) -> str:
+    usages = [c.usage for c in usable_by(rights) if c.name != "admin"]
+    return (f"You are {rights.describe()}. Admin commands (private chat only; each change is previewed "
+            "and applied on /confirm):\n" + "\n".join(usages))
+
+
+def register(bot) -> None:
+    """Add the staff commands (and a /whoami that says how to become staff) to the bot's command table."""
+    admin = Admin(bot)
+    bot.commands.update({name: _handler(admin, command) for name, command in REGISTRY.items()})
+
+    def whoami(bot, msg: Incoming, argument: str) -> list[Reply]:
+        return [_reply(msg, whoami_text(msg, admin.roles.rights_of(msg)))]
+
+    bot.commands["whoami"] = whoami

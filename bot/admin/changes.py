@@ -1,0 +1,193 @@
+"""Changes with preview, /confirm and /undo, each applied in one transaction with its records.
+
+A command previews a change (:meth:`Admin.propose`); /confirm applies it: the
+pending preview is claimed, the change is written, its undo record and its
+audit row are added, all in one transaction, so a failure (or a kill) at any
+step leaves nothing of it, and a second /confirm finds it done. /undo takes
+back the asker's latest change of any kind and says what it undid.
+
+Each kind of change registers how to apply it (:func:`applies`) and how to
+take it back (:func:`undoes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from bot.admin.parsing import Denied, UsageProblem, when
+from bot.admin.permissions import staff_command
+from bot.messages import Incoming
+from bot.outbox import Outbox, board_title
+from bot.roles import Rights, Roles
+from knowledge.model import ALL_BOARDS
+from knowledge.snapshot import Knowledge
+
+PENDING_TTL = timedelta(minutes=30)
+
+APPLY: dict[str, Callable[..., str]] = {}  # kind -> apply(admin, msg, rights, action) -> reply
+UNDO: dict[str, Callable[..., str]] = {}  # kind -> undo(admin, msg, rights, change) -> what was undone
+
+
+def applies(kind: str):
+    def register(function):
+        APPLY[kind] = function
+        return function
+    return register
+
+
+def undoes(*kinds: str):
+    def register(function):
+        for kind in kinds:
+            UNDO[kind] = function
+        return function
+    return register
+
+
+class Admin:
+    """What every staff command works with: the bot, its store, roles and outbox."""
+
+    def __init__(self, bot):
+        self.bot = bot
+        self.store = bot.store
+        self.records = bot.store.admin
+        self.settings = bot.settings
+        self.roles = Roles(bot.store, bot.settings)
+        self.outbox = Outbox(bot.store, wakeup=bot.wakeup)
+
+    def at(self, msg: Incoming) -> datetime:
+        """The message's time in the bot's time zone: as-of times read as local time."""
+        return msg.time.astimezone(self.bot.tz)
+
+    def knowledge(self) -> Knowledge:
+        return self.store.knowledge()
+
+    def board_name(self, board_id: str) -> str:
+        return board_title(self.knowledge(), board_id)
+
+    def board(self, token: str, rights: Rights, *, allow_all: bool = True) -> str:
+        """The board a word names, if this person may act for it."""
+        name = token.lower().rstrip(":,;.")
+        if name == ALL_BOARDS:
+            if not allow_all:
+                raise UsageProblem("This needs one board, not 'all'.")
+            board_id = ALL_BOARDS
+        else:
+            board = self.knowledge().board(name) or self.bot.boards.lookup(name)
+            if board is None:
+                raise UsageProblem(f"I don't know a board called {token!r}; use its id, e.g. tdsb or pdsb.")
+            board_id = board.id
+        self.check_rights(rights, board_id)
+        return board_id
+
+    @staticmethod
+    def check_rights(rights: Rights, board_id: str) -> None:
+        if not rights.may_manage(board_id):
+            where = "all boards" if board_id == ALL_BOARDS else board_id
+            raise Denied(f"Sorry, you can only act for {', '.join(sorted(rights.boards)) or 'no board'}, "
+                         f"not for {where}. Nothing was changed.")
+
+    def check_length(self, text: str, what: str) -> None:
+        limit = self.settings.limits.status_note_max_chars
+        if len(text) > limit:
+            raise UsageProblem(f"{what} is {len(text):,} characters long; the limit is {limit:,}. Please shorten it.")
+
+    @staticmethod
+    def source_label(rights: Rights, board_id: str) -> str:
+        tag = "Province-wide" if board_id == ALL_BOARDS else board_id.upper()
+        return f"{tag} staff update" if board_id in rights.boards else f"{tag} update (province admin)"
+
+    @staticmethod
+    def author(msg: Incoming) -> str:
+        return f"{msg.platform}:{msg.user_id}"
+
+    # ------------------------------------------------------------ records
+    def propose(self, msg: Incoming, action: dict, preview: str) -> str:
+        replaced = self.records.propose(msg.platform, msg.user_id, msg.chat_id, action, msg.time)
+        note = "\n(This replaces the change you previewed before.)" if replaced else ""
+        return f"{preview}\n\nSend /confirm to apply it, or /cancel.{note}"
+
+    def record(self, msg: Incoming, kind: str, entry_id: str, board: str, summary: str, before=None) -> int:
+        """The change record /undo reads (inside the change's transaction)."""
+        return self.records.record_change(self.at(msg), msg.platform, msg.user_id, kind, entry_id, board, summary,
+                                          before)
+
+    def audit(self, msg: Incoming, action: str, target: str, before, after) -> None:
+        self.records.audit(msg.platform, msg.user_id, action, target, before, after, at=self.at(msg),
+                           name=msg.user_name)
+
+
+@staff_command("confirm", "/confirm - apply the change or send the broadcast you previewed")
+def confirm(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    pending = admin.records.latest_pending(msg.platform, msg.user_id)
+    if pending is None:
+        return "There is nothing to confirm. Preview a change first (send /admin for the commands)."
+    if pending["state"] == "done":
+        earlier = f" (It was: {pending['result']})" if pending["result"] else ""
+        return f"That was already confirmed, so nothing more was done.{earlier}"
+    if pending["state"] != "pending":
+        return "There is nothing to confirm: your last preview was cancelled."
+    if msg.time - pending["created"] > PENDING_TTL:
+        admin.records.close_pending(pending["id"], "cancelled", "expired", msg.time)
+        return "That preview is more than 30 minutes old, so I dropped it. Please send the command again."
+    action = pending["action"]
+    try:
+        with admin.store.transaction():
+            # Claimed, applied, recorded and audited together: all or nothing.
+            if not admin.records.close_pending(pending["id"], "done", None, msg.time):
+                return "That was already confirmed, so nothing more was done."
+            outcome = APPLY[action["kind"]](admin, msg, rights, action, pending["id"])
+            admin.records.set_result(pending["id"], outcome)
+    except Denied as denied:
+        admin.records.close_pending(pending["id"], "cancelled", str(denied), msg.time)
+        return str(denied)
+    return outcome
+
+
+@staff_command("cancel", "/cancel - drop the change you previewed")
+def cancel(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    pending = admin.records.latest_pending(msg.platform, msg.user_id)
+    if pending is None or pending["state"] != "pending":
+        return "There is nothing to cancel."
+    admin.records.close_pending(pending["id"], "cancelled", None, msg.time)
+    return "Cancelled. Nothing was changed."
+
+
+def _may_undo(rights: Rights, change: dict) -> bool:
+    if change["kind"] in ("grant", "revoke"):
+        return rights.province
+    # Rights are for boards, not for one's own past changes: someone whose role
+    # for a board was revoked can no longer change it, undo included.
+    return rights.may_manage(change["board"])
+
+
+@staff_command("undo", "/undo - take back your latest change, whatever it was (/undo ID for a given change)")
+def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    if argument:
+        wanted = argument.lstrip("#").split()[0]
+        if not wanted.isdigit():
+            raise UsageProblem(f"{argument!r} is not a change number.")
+        change = admin.records.change(int(wanted))
+        if change is None or change["undone_at"] is not None:
+            return f"There is no change #{wanted} left to undo."
+    else:
+        change = admin.records.latest_change(msg.platform, msg.user_id)
+        if change is None:
+            return "You have no changes left to undo."
+    if not _may_undo(rights, change):
+        raise Denied(f"Sorry, change #{change['id']} is for {change['board']}, which you can't act for. "
+                     "Nothing was changed.")
+    preview = f"Preview: undo change #{change['id']} ({change['kind']}) made {when(change['at'])}:\n{change['summary']}"
+    return admin.propose(msg, {"kind": "undo", "change": change["id"]}, preview)
+
+
+@applies("undo")
+def apply_undo(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    change = admin.records.change(action["change"])
+    if change is None or change["undone_at"] is not None:
+        return "That change was already undone; nothing was changed."
+    if not _may_undo(rights, change):
+        raise Denied("Sorry, you can't undo that change. Nothing was changed.")
+    admin.records.mark_undone(change["id"], admin.at(msg))
+    what = UNDO[change["kind"]](admin, msg, rights, change)
+    return f"Undone: change #{change['id']}: {what}"

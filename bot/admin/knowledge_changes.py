@@ -1,0 +1,254 @@
+"""Staff changes to the knowledge: /setstatus, /addservice, /endservice, /addevent, and their undo."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from datetime import date, datetime
+
+from bot import answers
+from bot.admin.changes import Admin, applies, undoes
+from bot.admin.parsing import (
+    EVENT_WORDS,
+    PHASE_WORDS,
+    STATUS_WORDS,
+    Denied,
+    UsageProblem,
+    ends_with_colon,
+    entry_dict,
+    parse_date_phrase,
+    rest,
+    tokens,
+    when,
+    word,
+)
+from bot.admin.permissions import staff_command
+from bot.dates import describe_day
+from bot.messages import Incoming
+from bot.roles import Rights
+from knowledge.model import ALL_BOARDS, Status, TimelineEvent, WithdrawnService
+from knowledge.snapshot import Knowledge
+
+
+def new_id(prefix: str, board: str, at: datetime) -> str:
+    return f"staff-{prefix}-{board}-{at:%Y%m%d%H%M%S}-{uuid.uuid4().hex[:4]}"
+
+
+def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str, str], what: str) -> tuple[str, str]:
+    """The board named first and the word after it looked up in `table` ("tdsb reduced ...")."""
+    board_id = admin.board(found[0].group(0), rights)
+    choice = word(found[1].group(0))
+    if choice not in table:
+        raise UsageProblem(f"{choice!r} is not {what} I know.")
+    return board_id, table[choice]
+
+
+# ------------------------------------------------------------------ setstatus
+@staff_command("setstatus", (
+    "/setstatus BOARD STATUS [from DATE] [until DATE]: NOTE\n"
+    "  STATUS: open, reduced (open with some services reduced), closures-possible, closed, unknown\n"
+    "  DATE: 2019-10-07, today, tomorrow, monday, oct 7 (from defaults to today, until to further notice)\n"
+    "  e.g. /setstatus tdsb reduced from monday: Schools open, reduced cleaning"))
+def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    found = tokens(argument)
+    if len(found) < 2:
+        raise UsageProblem("Tell me the board, the status and a note.")
+    board_id, status = _board_and_choice(admin, found, rights, STATUS_WORDS, "a status")
+    today = admin.at(msg).date()
+    start, until, index = today, None, 2
+    while index < len(found) and not ends_with_colon(found, index):
+        keyword = word(found[index].group(0))
+        if keyword not in ("from", "until", "till", "to", "through", "thru"):
+            break
+        day = parse_date_phrase(found, index + 1, today)
+        if day is None:
+            raise UsageProblem(f"I couldn't read the date after {keyword!r}: use 2019-10-07, today, tomorrow, monday or oct 7.")
+        if keyword == "from":
+            start = day[0]
+        else:
+            until = day[0]
+        index += 1 + day[1]
+    note = rest(argument, found, index)
+    if not note:
+        raise UsageProblem("Add a short note in plain words for parents, after the dates.")
+    admin.check_length(note, "The note")
+    if until is not None and until < start:
+        raise UsageProblem(f"'until' ({until}) is before 'from' ({start}).")
+    action = {"kind": "status", "board": board_id, "status": status, "start": start.isoformat(),
+              "until": until.isoformat() if until else None, "note": note}
+    entry = _status_entry(admin, msg, rights, action)
+    knowledge = admin.knowledge()
+    span = f"from {describe_day(start, today)} " + (f"until {describe_day(until, today)}" if until else "until further notice")
+    lines = [f"Preview: {admin.board_name(board_id)} {span}: {answers.STATUS_WORDS[status]}.", f"Note: {note}"]
+    if board_id != ALL_BOARDS:
+        future = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
+                           [*knowledge.statuses, entry], knowledge.services, knowledge.timeline, knowledge.cards)
+        day = answers.next_school_day(max(start, today))
+        lines.append(f"\nParents asking about {describe_day(day, today)} will then be told:")
+        lines.append(answers.school_status(future, knowledge.board(board_id), day, today, msg.time))
+    return admin.propose(msg, action, "\n".join(lines))
+
+
+def _status_entry(admin: Admin, msg: Incoming, rights: Rights, action: dict) -> Status:
+    return Status(
+        new_id("status", action["board"], admin.at(msg)), action["board"], date.fromisoformat(action["start"]),
+        date.fromisoformat(action["until"]) if action["until"] else None, action["status"], action["note"],
+        admin.source_label(rights, action["board"]), admin.at(msg), admin.author(msg),
+    )
+
+
+@applies("status")
+def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    board_id = action["board"]
+    admin.check_rights(rights, board_id)
+    entry = _status_entry(admin, msg, rights, action)
+    before = None
+    if board_id != ALL_BOARDS:
+        own, _ = admin.knowledge().status_for(board_id, entry.start, msg.time)
+        before = entry_dict(own)
+    admin.store.put_status(entry)
+    change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {answers.STATUS_WORDS[entry.status]} from {entry.start}: {entry.summary}")
+    admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
+    return (f"Done: {admin.board_name(board_id)} is now {answers.STATUS_WORDS[entry.status]} from "
+            f"{entry.start:%a %b} {entry.start.day}. Parents see it now, as of {when(admin.at(msg))} "
+            f"(Change #{change}; /undo takes it back.)")
+
+
+# ------------------------------------------------------------------- services
+@staff_command("addservice", (
+    "/addservice BOARD [work-to-rule|full-strike] WORKERS: SERVICE\n"
+    "  e.g. /addservice tdsb work-to-rule Custodians: no extra cleaning of classrooms"))
+def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    found = tokens(argument)
+    if len(found) < 2:
+        raise UsageProblem("Tell me the board, who stopped it and what stopped.")
+    board_id = admin.board(found[0].group(0), rights)
+    index, phase = 1, "work_to_rule"
+    if word(found[1].group(0)) in PHASE_WORDS:
+        phase, index = PHASE_WORDS[word(found[1].group(0))], 2
+    workers, sep, service = rest(argument, found, index).partition(":")
+    if not sep or not workers.strip() or not service.strip():
+        raise UsageProblem("Write the workers, a colon, then the service, e.g. 'Custodians: no extra cleaning'.")
+    workers, service = workers.strip(), service.strip()
+    admin.check_length(workers + service, "That")
+    action = {"kind": "service", "board": board_id, "phase": phase, "workers": workers, "service": service}
+    phase_words = "during work-to-rule" if phase == "work_to_rule" else "in a full strike"
+    return admin.propose(msg, action, (
+        f"Preview: add a withdrawn service ({phase_words}), source {admin.source_label(rights, board_id)}:\n"
+        f"- {workers}: {service}\nParents asking what stopped will see it in the list."))
+
+
+@applies("service")
+def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    admin.check_rights(rights, action["board"])
+    entry = WithdrawnService(
+        new_id("service", action["board"], admin.at(msg)), action["workers"], action["service"], action["phase"],
+        admin.source_label(rights, action["board"]), admin.at(msg), None, admin.author(msg),
+    )
+    admin.store.put_service(entry)
+    change = admin.record(msg, "service", entry.id, action["board"], f"{entry.workers}: {entry.service}")
+    admin.audit(msg, "addservice", action["board"], None, entry_dict(entry))
+    return f"Done: added '{entry.workers}: {entry.service}' (id {entry.id}). (Change #{change}; /undo takes it back.)"
+
+
+def _service_board(service: WithdrawnService) -> str | None:
+    """The board whose staff added a service (from its source label), None for loaded ones."""
+    tag = service.source.split(" ", 1)[0].lower()
+    if service.author and service.source.endswith(("staff update", "(province admin)")):
+        return ALL_BOARDS if tag == "province-wide" else tag
+    return None
+
+
+def _may_end(rights: Rights, service: WithdrawnService) -> bool:
+    owner = _service_board(service)
+    return rights.province or (owner is not None and owner in rights.boards)
+
+
+@staff_command("endservice", "/endservice ID - a withdrawn service is back to normal (/endservice alone lists them)")
+def endservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    active = admin.knowledge().services_withdrawn(msg.time)
+    if not argument:
+        if not active:
+            return "No services are listed as withdrawn now."
+        return "\n".join(["Withdrawn services now (end one with /endservice ID):",
+                          *(f"- {s.id}: {s.workers}: {s.service}" for s in active)])
+    wanted = argument.split()[0]
+    service = next((s for s in active if s.id == wanted), None)
+    if service is None:
+        raise UsageProblem(f"No withdrawn service has the id {wanted!r}; send /endservice to list them.")
+    if not _may_end(rights, service):
+        raise Denied("Sorry, only a province admin can end that service (it wasn't added by your board's staff). "
+                     "Nothing was changed.")
+    action = {"kind": "endservice", "service": service.id, "board": _service_board(service) or ALL_BOARDS}
+    return admin.propose(msg, action, f"Preview: mark as back to normal:\n- {service.workers}: {service.service}")
+
+
+@applies("endservice")
+def apply_endservice(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    service = next((s for s in admin.knowledge().services if s.id == action["service"]), None)
+    if service is None or service.ended is not None or service.retracted is not None:
+        return "That service was already ended or removed; nothing was changed."
+    if not _may_end(rights, service):
+        raise Denied("Sorry, you can no longer end that service. Nothing was changed.")
+    ended = replace(service, ended=admin.at(msg))
+    admin.store.put_service(ended)
+    change = admin.record(msg, "endservice", service.id, action["board"], f"ended {service.workers}: {service.service}")
+    admin.audit(msg, "endservice", action["board"], entry_dict(service), entry_dict(ended))
+    return f"Done: '{service.workers}: {service.service}' is listed as back to normal. (Change #{change}; /undo takes it back.)"
+
+
+# --------------------------------------------------------------------- events
+@staff_command("addevent", (
+    "/addevent BOARD|all KIND DATE: TEXT\n"
+    "  KIND: talks, deal, called-off, strike-notice, strike, work-to-rule, strike-vote, other\n"
+    "  e.g. /addevent all talks friday: CUPE and the province return to the table"))
+def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    found = tokens(argument)
+    if len(found) < 4:
+        raise UsageProblem("Tell me the board (or all), the kind of event, its date and a short text.")
+    board_id, kind = _board_and_choice(admin, found, rights, EVENT_WORDS, "a kind of event")
+    index = 3 if word(found[2].group(0)) in ("on", "from") else 2
+    day = parse_date_phrase(found, index, admin.at(msg).date())
+    if day is None:
+        raise UsageProblem("I couldn't read the date: use 2019-10-07, today, tomorrow, monday or oct 7.")
+    text = rest(argument, found, index + day[1])
+    if not text:
+        raise UsageProblem("Add a short text describing the event.")
+    admin.check_length(text, "The text")
+    action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
+    return admin.propose(msg, action, (
+        f"Preview: add to the timeline ({kind.replace('_', ' ')}), source {admin.source_label(rights, board_id)}:\n"
+        f"- {day[0]:%a %b} {day[0].day}: {text}"))
+
+
+@applies("event")
+def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    admin.check_rights(rights, action["board"])
+    entry = TimelineEvent(
+        new_id("event", action["board"], admin.at(msg)), action["event"], date.fromisoformat(action["day"]),
+        action["text"], admin.source_label(rights, action["board"]), admin.at(msg), False, admin.author(msg),
+    )
+    admin.store.put_event(entry)
+    change = admin.record(msg, "event", entry.id, action["board"], f"{entry.day}: {entry.text}")
+    admin.audit(msg, "addevent", action["board"], None, entry_dict(entry))
+    return f"Done: added the event on {entry.day:%a %b} {entry.day.day}. (Change #{change}; /undo takes it back.)"
+
+
+# ----------------------------------------------------------------------- undo
+_POOLS = {"status": ("statuses", "put_status"), "service": ("services", "put_service"),
+          "endservice": ("services", "put_service"), "event": ("timeline", "put_event"), "card": ("cards", "put_card")}
+
+
+@undoes(*_POOLS)
+def undo_entry(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str:
+    pool, put = _POOLS[change["kind"]]
+    entry = next((e for e in getattr(admin.knowledge(), pool) if e.id == change["entry_id"]), None)
+    if entry is None:
+        return "that entry is gone; nothing else changed."
+    if change["kind"] == "endservice":
+        after, what = replace(entry, ended=None), "listed as withdrawn again"
+    else:
+        after, what = replace(entry, retracted=admin.at(msg)), "removed"
+    getattr(admin.store, put)(after)
+    admin.audit(msg, f"undo {change['kind']}", change["board"], entry_dict(entry), entry_dict(after))
+    return f"{change['summary']} ({what}). Parents see the previous information again."

@@ -1,0 +1,107 @@
+"""Reading staff commands: words, dates, boards; the two errors a command can answer with."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict
+from datetime import date, datetime
+
+from bot import answers
+from bot.dates import find_date
+from knowledge.model import TIMELINE_KINDS
+
+
+class UsageProblem(Exception):
+    """The command's words don't fit; the message explains and shows the usage."""
+
+
+class Denied(UsageProblem):
+    """Not allowed for this user: the message is shown as it is, without the usage."""
+
+
+STATUS_WORDS = {
+    "open": "open",
+    "reduced": "open_reduced_services", "open-reduced": "open_reduced_services",
+    "open_reduced": "open_reduced_services", "open_reduced_services": "open_reduced_services",
+    "closures-possible": "closures_possible", "closures_possible": "closures_possible",
+    "possible-closures": "closures_possible", "undecided-closures": "closures_possible",
+    "closed": "closed",
+    "unknown": "unknown", "undecided": "unknown", "unconfirmed": "unknown",
+}
+PHASE_WORDS = {
+    "work-to-rule": "work_to_rule", "work_to_rule": "work_to_rule", "wtr": "work_to_rule",
+    "full-strike": "full_strike", "full_strike": "full_strike", "strike": "full_strike",
+}
+EVENT_WORDS = {
+    "talks": "bargaining", "bargaining": "bargaining",
+    "deal": "deal", "agreement": "deal",
+    "called-off": "called_off", "called_off": "called_off", "calledoff": "called_off",
+    "strike-notice": "strike_notice", "notice": "strike_notice",
+    "strike": "full_strike_start", "full-strike": "full_strike_start",
+    "work-to-rule": "work_to_rule_start",
+    "strike-vote": "strike_vote", "vote": "strike_vote",
+    "other": "other",
+}
+EVENT_WORDS.update({kind: kind for kind in TIMELINE_KINDS})
+
+
+def tokens(text: str) -> list[re.Match]:
+    return list(re.finditer(r"\S+", text))
+
+
+def word(token: str) -> str:
+    return token.lower().rstrip(":,;.")
+
+
+def rest(argument: str, found: list[re.Match], index: int) -> str:
+    """The text from token `index` on, verbatim but for a leading ':' or '-' separator."""
+    if index >= len(found):
+        return ""
+    text = argument[found[index].start():]
+    if text[:1] in (":", "-", "\u2014") and (len(text) == 1 or text[1].isspace()):
+        text = text[1:]
+    return text.strip()
+
+
+def parse_date_phrase(found: list[re.Match], index: int, today: date) -> tuple[date, int] | None:
+    """A date made of the next 1-4 tokens ("monday", "oct 7", "the 7th of october"): (day, tokens used)."""
+    best = None
+    for count in (1, 2, 3, 4):
+        if index + count > len(found):
+            break
+        words = [found[i].group(0) for i in range(index, index + count)]
+        words[-1] = words[-1].rstrip(":,;")
+        phrase = " ".join(words)
+        day = find_date(phrase, today)
+        if day is not None and day.start == 0 and day.end == len(phrase):
+            best = (day.day, count)
+    return best
+
+
+def ends_with_colon(found: list[re.Match], index: int) -> bool:
+    return index > 0 and found[index - 1].group(0).endswith(":")
+
+
+def number(argument: str, default: int, low: int, high: int, what: str) -> int:
+    try:
+        return max(low, min(high, int(argument or default)))
+    except ValueError:
+        raise UsageProblem(f"{argument!r} is not {what}.") from None
+
+
+def when(moment: datetime) -> str:
+    return answers.when_published(moment)
+
+
+def compact(value, limit: int = 160) -> str:
+    if value is None:
+        return "-"
+    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def entry_dict(entry) -> dict | None:
+    if entry is None:
+        return None
+    return {k: (v.isoformat() if isinstance(v, (date, datetime)) else v) for k, v in asdict(entry).items()}

@@ -1,0 +1,65 @@
+"""Who may run which staff command: one registry, one filter applied before dispatch.
+
+Each staff command is registered with :func:`staff_command`, stating its usage
+and the rights it needs (errbot-style ACLs). :func:`refusal` is the single
+check every command passes before it runs: a role (by platform user id only),
+a private chat, not a dry run, and the command's own level. Board-level rights
+(this board or that one) are checked by the command once it knows the board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.messages import ChatKind, Incoming
+from bot.roles import Rights
+
+STAFF = "staff"  # province admins and board staff
+PROVINCE = "province"  # province admins only
+
+REFUSAL = ("Sorry, that command is only for school board staff and administrators, so I didn't do anything. "
+           "You can still ask me anything about the job action; send /help for examples.")
+PRIVATE_ONLY = "Admin commands work only in a private chat with me, not in groups. Nothing was changed."
+DRY_RUN = "Admin commands don't work in a dry run; nothing was changed."
+
+Run = Callable[..., str]  # run(admin, msg, rights, argument) -> reply text
+
+
+@dataclass(frozen=True, slots=True)
+class StaffCommand:
+    name: str
+    usage: str  # shown after a usage problem and in /admin
+    needs: str  # STAFF or PROVINCE
+    run: Run
+
+
+REGISTRY: dict[str, StaffCommand] = {}
+
+
+def staff_command(name: str, usage: str, needs: str = STAFF) -> Callable[[Run], Run]:
+    """Register `run` as the staff command /name."""
+
+    def register(run: Run) -> Run:
+        REGISTRY[name] = StaffCommand(name, usage, needs, run)
+        return run
+
+    return register
+
+
+def refusal(command: StaffCommand, msg: Incoming, rights: Rights, dry_run: bool) -> str | None:
+    """Why this person may not run this command here, or None when they may."""
+    if not rights.is_admin:
+        return REFUSAL
+    if msg.chat_kind != ChatKind.PRIVATE:
+        return PRIVATE_ONLY
+    if dry_run:  # `schoolbot ask` and evaluations change nothing
+        return DRY_RUN
+    if command.needs == PROVINCE and not rights.province:
+        return f"Sorry, only a province admin can use /{command.name}. Nothing was changed."
+    return None
+
+
+def usable_by(rights: Rights) -> list[StaffCommand]:
+    """The commands this person may run, in registration order."""
+    return [c for c in REGISTRY.values() if c.needs == STAFF or rights.province]

@@ -1,0 +1,167 @@
+"""/grant and /revoke (province admins), their undo, /whoami, and the same changes from the command line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.admin.changes import Admin, applies, undoes
+from bot.admin.parsing import Denied, UsageProblem
+from bot.admin.permissions import PROVINCE, staff_command
+from bot.messages import Incoming
+from bot.roles import PROVINCE as PROVINCE_ROLE
+from bot.roles import STAFF, Rights, parse_user
+
+
+def _who(text: str) -> tuple[str, str]:
+    try:
+        return parse_user(text)
+    except ValueError as exc:
+        raise UsageProblem(str(exc)) from None
+
+
+def parse_role(admin: Admin, what: str) -> tuple[str, list[str]]:
+    """'province' or board ids ('tdsb,tcdsb', 'staff tdsb') -> (role, boards)."""
+    what = what.strip().lower()
+    if what in ("province", "province-admin", "admin"):
+        return PROVINCE_ROLE, []
+    boards = []
+    for name in (w for w in re.split(r"[\s,]+", what) if w and w != "staff"):
+        board = admin.knowledge().board(name)
+        if board is None:
+            raise UsageProblem(f"I don't know a board with the id {name!r}.")
+        boards.append(board.id)
+    if not boards:
+        raise UsageProblem("Name 'province' or at least one board id.")
+    return STAFF, boards
+
+
+@staff_command("grant", (
+    "/grant PLATFORM:USER_ID province | BOARD[,BOARD...] - province admins only\n"
+    "  e.g. /grant telegram:12345 tdsb,tcdsb (the person sends /whoami to learn their id)"), needs=PROVINCE)
+def grant(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    parts = argument.split(None, 1)
+    if len(parts) < 2:
+        raise UsageProblem("Tell me who (platform:user_id) and the role.")
+    platform, user_id = _who(parts[0])
+    role, boards = parse_role(admin, parts[1])
+    action = {"kind": "grant", "platform": platform, "user_id": user_id, "role": role, "boards": boards}
+    new = "province admin (all boards)" if role == PROVINCE_ROLE else "board staff for " + ", ".join(boards)
+    current = admin.roles.rights(platform, user_id).describe()
+    return admin.propose(msg, action, f"Preview: make {platform}:{user_id} {new}. (Now: {current}.)")
+
+
+@applies("grant")
+def apply_grant(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    if not rights.province:
+        raise Denied("Sorry, only a province admin can grant roles. Nothing was changed.")
+    return change_role(admin, msg, action)
+
+
+@staff_command("revoke", "/revoke PLATFORM:USER_ID [BOARD,...] - take back roles granted through the bot",
+               needs=PROVINCE)
+def revoke(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    parts = argument.split(None, 1)
+    if not parts:
+        raise UsageProblem("Tell me who (platform:user_id).")
+    platform, user_id = _who(parts[0])
+    boards = [w for w in re.split(r"[\s,]+", parts[1].lower()) if w] if len(parts) > 1 else []
+    problem = revoke_problem(admin, platform, user_id, boards)
+    if problem:
+        return problem
+    action = {"kind": "revoke", "platform": platform, "user_id": user_id, "boards": boards}
+    what = f"boards {', '.join(boards)}" if boards else "every role granted through the bot"
+    configured = admin.roles.settings_rights(platform, user_id)
+    note = f"\n(They keep what the settings file gives them: {configured.describe()}.)" if configured.is_admin else ""
+    return admin.propose(msg, action, f"Preview: take back {what} from {platform}:{user_id}.{note}")
+
+
+def revoke_problem(admin: Admin, platform: str, user_id: str, boards: list[str]) -> str | None:
+    """Why a revoke would do nothing, in words; None when it would take something back."""
+    target = f"{platform}:{user_id}"
+    granted = admin.roles.grant_of(platform, user_id)
+    if granted is None:
+        configured = admin.roles.settings_rights(platform, user_id)
+        if configured.is_admin:
+            return (f"{target} is {configured.describe()} in the settings file; "
+                    "remove them there (roles in settings can't be revoked through the bot).")
+        return f"{target} has no role granted through the bot; nothing to revoke."
+    if boards and granted["role"] != STAFF:
+        raise UsageProblem(f"{target} is a province admin, not staff for some boards; "
+                           f"/revoke {target} takes the whole role back.")
+    return None
+
+
+@applies("revoke")
+def apply_revoke(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    if not rights.province:
+        raise Denied("Sorry, only a province admin can revoke roles. Nothing was changed.")
+    return change_role(admin, msg, action)
+
+
+def change_role(admin: Admin, msg: Incoming, action: dict) -> str:
+    """Grant or revoke, with its undo record and audit row (the caller holds the transaction)."""
+    platform, user_id, kind = action["platform"], action["user_id"], action["kind"]
+    target = f"{platform}:{user_id}"
+    if kind == "grant":
+        before = admin.roles.grant(platform, user_id, action["role"], action["boards"], admin.author(msg), msg.time)
+    else:
+        before = admin.roles.revoke(platform, user_id, action["boards"] or None)
+    after = admin.roles.grant_of(platform, user_id)
+    now = admin.roles.rights(platform, user_id).describe()
+    change = admin.record(msg, kind, target, "all", f"{kind} {target}: now {now}", before=before)
+    admin.audit(msg, kind, target, before, after)
+    return f"Done: {target} is now {now}. (Change #{change}; /undo takes it back.)"
+
+
+@undoes("grant", "revoke")
+def undo_role(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str:
+    platform, user_id = change["entry_id"].split(":", 1)
+    current = admin.roles.grant_of(platform, user_id)
+    admin.roles.restore(platform, user_id, change["before"])
+    admin.audit(msg, f"undo {change['kind']}", change["entry_id"], current, change["before"])
+    return f"{change['entry_id']} is {admin.roles.rights(platform, user_id).describe()} again."
+
+
+def whoami_text(msg: Incoming, rights: Rights) -> str:
+    """Who the sender is, their role, and exactly how to become an admin."""
+    me = f"{msg.platform}:{msg.user_id}"
+    if rights.is_admin:
+        return f"You are {msg.platform} user {msg.user_id} ({me}): {rights.describe()}. Send /admin for your commands."
+    return (f"You are {msg.platform} user {msg.user_id} ({me}), with no staff role. To make you an admin, "
+            f"whoever runs the bot types on its server: schoolbot grant {me} province "
+            f"(or: schoolbot grant {me} tdsb for one board's staff); a province admin can also send "
+            f"/grant {me} province here.")
+
+
+@dataclass(frozen=True, slots=True)
+class Operator:
+    """Someone acting from the command line: audited as cli:<os user>, with province rights."""
+
+    user: str
+    at: datetime
+
+    def message(self) -> Incoming:
+        return Incoming("cli", self.user, self.user, "", self.at, user_name=self.user)
+
+
+def role_from_cli(admin: Admin, operator: Operator, kind: str, who: str, what: str = "") -> str:
+    """`schoolbot grant/revoke`: the same change as /grant and /revoke, applied at once and audited."""
+    platform, user_id = _who(who)
+    msg = operator.message()
+    if kind == "grant":
+        role, boards = parse_role(admin, what)
+        action = {"kind": "grant", "platform": platform, "user_id": user_id, "role": role, "boards": boards}
+    else:
+        boards = [w for w in re.split(r"[\s,]+", what.lower()) if w]
+        problem = revoke_problem(admin, platform, user_id, boards)
+        if problem:
+            return problem
+        action = {"kind": "revoke", "platform": platform, "user_id": user_id, "boards": boards}
+    with admin.store.transaction():
+        done = change_role(admin, msg, action)
+    change = admin.records.latest_change(msg.platform, msg.user_id)
+    opposite = "revoke" if kind == "grant" else "grant"
+    return done.split(" (Change #")[0] + (f" (Change #{change['id']}: a province admin's /undo {change['id']} in chat "
+                                          f"takes it back, or `schoolbot {opposite}`.)")

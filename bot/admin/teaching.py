@@ -1,0 +1,148 @@
+"""/teach: staff add an answer card from chat; `kb export` writes what was added in chat back to YAML."""
+
+from __future__ import annotations
+
+import re
+
+from bot.admin.changes import Admin, applies
+from bot.admin.knowledge_changes import new_id
+from bot.admin.parsing import UsageProblem, entry_dict
+from bot.admin.permissions import staff_command
+from bot.messages import Incoming
+from bot.roles import Rights
+from knowledge.model import ALL_BOARDS, Card, Source
+
+TEACH_USAGE = (
+    "/teach BOARD | QUESTION | ANSWER [| DETAILS] [| source: WHERE IT COMES FROM] [| also: OTHER WORDING; ...]\n"
+    "  Parts are separated by | or new lines; BOARD is a board, several (tdsb, tcdsb) or all (province admins).\n"
+    "  e.g. /teach tdsb | Are lunchrooms supervised? | Yes: lunch supervision continues at TDSB schools. "
+    "| source: TDSB letter of Oct 3")
+LABELS = {"source": "source", "src": "source", "from": "source", "also": "phrasings", "phrasings": "phrasings",
+          "asked as": "phrasings", "details": "details", "more": "details", "topic": "topic"}
+
+
+def _parts(argument: str) -> list[str]:
+    return [p.strip() for p in re.split(r"\s*(?:\||\n)\s*", argument) if p.strip()]
+
+
+def _boards(admin: Admin, text: str, rights: Rights) -> list[str] | None:
+    """The boards a part names ('tdsb', 'tdsb, tcdsb', 'all'), or None if it is not a list of boards."""
+    names = [w for w in re.split(r"[\s,;]+", text.lower()) if w]
+    if not names or len(names) > 8 or text.rstrip().endswith("?"):
+        return None
+    boards = []
+    for name in names:
+        if name == ALL_BOARDS:
+            boards.append(ALL_BOARDS)
+            continue
+        board = admin.knowledge().board(name) or admin.bot.boards.lookup(name)
+        if board is None:
+            return None
+        boards.append(board.id)
+    for board_id in boards:
+        admin.check_rights(rights, board_id)
+    return sorted(set(boards))
+
+
+def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
+    """The card a /teach message describes, as a pending action."""
+    parts = _parts(argument)
+    boards = _boards(admin, parts[0], rights) if parts else None
+    if boards is None:  # no board part: staff of one board teach for it, province admins for all
+        if rights.province:
+            boards = [ALL_BOARDS]
+        elif len(rights.boards) == 1:
+            boards = sorted(rights.boards)
+        else:
+            raise UsageProblem("Start with the board the answer is for (e.g. tdsb).")
+    else:
+        parts = parts[1:]
+    fields: dict[str, list[str]] = {"plain": [], "source": [], "phrasings": [], "details": [], "topic": []}
+    for part in parts:
+        label, sep, value = part.partition(":")
+        key = LABELS.get(label.strip().lower()) if sep else None
+        fields[key or "plain"].append(value.strip() if key else part)
+    plain = fields["plain"]
+    if len(plain) < 2:
+        raise UsageProblem("I need the question and its answer, separated by |.")
+    question, answer, *extra = plain
+    details = " ".join(fields["details"] + extra)
+    phrasings = [p.strip() for text in fields["phrasings"] for p in text.split(";") if p.strip()]
+    for text, what in ((question, "The question"), (answer, "The answer"), (details, "The details")):
+        admin.check_length(text, what)
+    source = fields["source"][0] if fields["source"] else admin.source_label(rights, boards[0])
+    topic = fields["topic"][0].lower().replace(" ", "_") if fields["topic"] else ""
+    if not topic:  # the intent the question is about, as the matcher reads it
+        intent = admin.bot.matcher.analyse(question, today).intent
+        topic = intent if intent not in ("unknown", "help") else "staff"
+    return {"kind": "card", "boards": [b for b in boards if b != ALL_BOARDS], "board": boards[0] if len(boards) == 1
+            else ",".join(boards), "question": question, "answer": answer, "details": details,
+            "phrasings": phrasings, "source": source, "topic": topic}
+
+
+@staff_command("teach", TEACH_USAGE)
+def teach(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    if not argument.strip():
+        raise UsageProblem("Tell me the board, the question parents ask and its answer.")
+    action = parse_teach(admin, rights, argument, admin.at(msg).date())
+    lines = [f"Preview: a new answer for {action['board']} (topic {action['topic']}), source {action['source']}:",
+             f"Q: {action['question']}", f"A: {action['answer']}"]
+    if action["details"]:
+        lines.append(f"More: {action['details']}")
+    if action["phrasings"]:
+        lines.append("Also asked as: " + "; ".join(action["phrasings"]))
+    lines.append("Parents asking this will get the answer right away.")
+    return admin.propose(msg, action, "\n".join(lines))
+
+
+@applies("card")
+def apply_card(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    for board_id in action["boards"] or [ALL_BOARDS]:
+        admin.check_rights(rights, board_id)
+    at = admin.at(msg)
+    if action["source"] not in admin.knowledge().sources:
+        admin.store.put_source(Source(action["source"], action["source"], at))
+    card = Card(new_id("card", action["board"].replace(",", "-"), at), action["topic"], action["question"],
+                action["answer"], action["source"], at, details=action["details"],
+                phrasings=tuple(action["phrasings"]), boards=tuple(action["boards"]), author=admin.author(msg))
+    admin.store.put_card(card)
+    change = admin.record(msg, "card", card.id, action["board"], f"card: {card.question} {card.answer}")
+    admin.audit(msg, "teach", action["board"], None, entry_dict(card))
+    return f"Done: I now answer \"{card.question}\" (card {card.id}). (Change #{change}; /undo takes it back.)"
+
+
+def export_pack(store) -> dict:
+    """Cards and other entries staff added in chat (not undone), as a knowledge pack `kb load` reads."""
+    knowledge = store.knowledge()
+    wanted = {kind: set(store.admin.staff_entry_ids(kind)) for kind in ("card", "status", "service", "event")}
+    ended = set(store.admin.staff_entry_ids("endservice"))
+
+    def pick(entries, kind):
+        return [e for e in entries if (e.id in wanted[kind] or e.id in ended) and e.retracted is None]
+
+    cards, statuses = pick(knowledge.cards, "card"), pick(knowledge.statuses, "status")
+    services, events = pick(knowledge.services, "service"), pick(knowledge.timeline, "event")
+    used = {e.source for e in (*cards, *statuses, *services, *events)}
+    pack: dict = {"sources": [{"file": s.file, "title": s.title, "published": s.published.isoformat()}
+                              for s in knowledge.sources.values() if s.file in used]}
+    pack["sources"] += [{"file": name, "title": name, "published": min(
+        e.published for e in (*cards, *statuses, *services, *events) if e.source == name).isoformat()}
+        for name in sorted(used - set(knowledge.sources))]
+    pack["cards"] = [_drop_empty({"id": c.id, "topic": c.topic, "question": c.question, "answer": c.answer,
+                                  "details": c.details, "phrasings": list(c.phrasings), "boards": list(c.boards),
+                                  "source": c.source, "published": c.published.isoformat()}) for c in cards]
+    pack["statuses"] = [_drop_empty({"id": s.id, "board": s.board, "from": s.start.isoformat(),
+                                     "until": s.until.isoformat() if s.until else None, "status": s.status,
+                                     "summary": s.summary, "source": s.source, "published": s.published.isoformat()})
+                        for s in statuses]
+    pack["withdrawn_services"] = [{"id": s.id, "workers": s.workers, "service": s.service, "phase": s.phase,
+                                   "source": s.source, "published": s.published.isoformat()}
+                                  for s in services if s.ended is None]
+    pack["timeline"] = [{"id": e.id, "kind": e.kind, "date": e.day.isoformat(), "text": e.text, "source": e.source,
+                         "published": e.published.isoformat()} for e in events]
+    return {key: value for key, value in pack.items() if value}
+
+
+def _drop_empty(entry: dict) -> dict:
+    return {k: v for k, v in entry.items() if v not in (None, "", [])}
+

@@ -1,0 +1,163 @@
+"""Every table of the database in one place: created at the latest version, migrated from older ones.
+
+* :data:`TABLES` lists each table (and its indexes) as it is now. A module with
+  tables of its own adds one more :class:`Table` entry here.
+* :data:`MIGRATIONS` lists, in order, what turns a database of version N-1
+  into version N. The version is kept in ``meta`` (``schema_version``).
+* :func:`migrate` runs in one write transaction: a new file gets every table
+  at once; an older one gets its missing migrations, then any missing table.
+
+Version history: 1 the first release (knowledge, users, subscriptions, audit,
+question log; admin and roles tables created on first use by their modules);
+2 answer cards; 3 admin tables here, audit with the real time and the
+actor's name, undo records that can take back role grants, the answer's
+confidence in the question log (for /unanswered), a store id.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    name: str
+    create: str  # CREATE TABLE IF NOT EXISTS ... at the latest version
+    indexes: tuple[str, ...] = ()
+
+
+def _text_table(name: str, columns: str, pk: str) -> str:
+    body = ",\n    ".join(f'"{c}" TEXT' for c in columns.split())
+    return f'CREATE TABLE IF NOT EXISTS "{name}" (\n    {body},\n    PRIMARY KEY ({pk})\n)'
+
+
+TABLES: tuple[Table, ...] = (
+    # ------------------------------------------------------------ knowledge
+    Table("boards", _text_table("boards", "id name system language website aliases municipalities", "id")),
+    Table("sources", 'CREATE TABLE IF NOT EXISTS "sources" ("file" TEXT PRIMARY KEY, "title" TEXT, '
+                     '"published" TEXT, "approximate" INTEGER)'),
+    Table("facts", _text_table("facts", "id topic text source published origin", "id")),
+    Table("statuses", _text_table(
+        "statuses", "id board start until status summary source published author retracted origin", "id")),
+    Table("withdrawn_services", _text_table(
+        "withdrawn_services", "id workers service phase source published ended author retracted origin", "id")),
+    Table("timeline", 'CREATE TABLE IF NOT EXISTS "timeline" ("id" TEXT PRIMARY KEY, "kind" TEXT, "day" TEXT, '
+                      '"text" TEXT, "source" TEXT, "published" TEXT, "approximate" INTEGER, "author" TEXT, '
+                      '"retracted" TEXT, "origin" TEXT)'),
+    Table("cards", _text_table(
+        "cards", "id topic question answer source published details phrasings boards valid_until replaces fr "
+                 "author retracted origin", "id")),
+    # ----------------------------------------------------------- the people
+    Table("users", _text_table("users", "platform user_id board pending updated", "platform, user_id")),
+    Table("subscriptions", 'CREATE TABLE IF NOT EXISTS "subscriptions" ("platform" TEXT, "chat_id" TEXT, '
+                           '"board" TEXT, "chat_kind" TEXT, "user_id" TEXT, "active" INTEGER, "created" TEXT, '
+                           '"updated" TEXT, PRIMARY KEY (platform, chat_id, board))',
+          ("CREATE INDEX IF NOT EXISTS idx_subscriptions_board ON subscriptions(board, active)",)),
+    Table("question_log", 'CREATE TABLE IF NOT EXISTS "question_log" ("id" INTEGER PRIMARY KEY, "at" TEXT, '
+                          '"day" TEXT, "platform" TEXT, "intent" TEXT, "board" TEXT, "text" TEXT, '
+                          '"confidence" REAL)',
+          ("CREATE INDEX IF NOT EXISTS idx_question_log_day ON question_log(day, intent)",)),
+    # ----------------------------------------------------------------- admin
+    Table("audit", 'CREATE TABLE IF NOT EXISTS "audit" ("id" INTEGER PRIMARY KEY, "at" TEXT, "platform" TEXT, '
+                   '"user_id" TEXT, "action" TEXT, "target" TEXT, "before" TEXT, "after" TEXT, '
+                   '"real_at" TEXT, "name" TEXT)'),
+    Table("role_grants", """CREATE TABLE IF NOT EXISTS role_grants (
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    role TEXT NOT NULL,            -- 'province' or 'staff'
+    boards TEXT NOT NULL,          -- JSON list of board ids (staff)
+    granted_by TEXT NOT NULL,      -- 'platform:user_id'
+    at TEXT NOT NULL,
+    PRIMARY KEY (platform, user_id)
+)"""),
+    Table("admin_pending", """CREATE TABLE IF NOT EXISTS admin_pending (
+    id INTEGER PRIMARY KEY,
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    chat_id TEXT NOT NULL,
+    action TEXT NOT NULL,            -- JSON: what /confirm will do
+    created TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',  -- pending | done | cancelled | replaced
+    result TEXT,
+    done_at TEXT
+)""", ("CREATE INDEX IF NOT EXISTS idx_admin_pending_user ON admin_pending(platform, user_id, id)",)),
+    Table("admin_changes", """CREATE TABLE IF NOT EXISTS admin_changes (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    platform TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    kind TEXT NOT NULL,              -- status | service | endservice | event | card | grant | revoke
+    entry_id TEXT NOT NULL,          -- the knowledge entry, or 'platform:user_id' for roles
+    board TEXT NOT NULL,
+    summary TEXT NOT NULL,
+    undone_at TEXT,
+    before TEXT                      -- JSON: what undo puts back (roles)
+)"""),
+    Table("meta", 'CREATE TABLE IF NOT EXISTS "meta" ("key" TEXT PRIMARY KEY, "value" TEXT)'),
+)
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')}
+
+
+def _add_columns(conn: sqlite3.Connection, table: str, columns: dict[str, str]) -> None:
+    """Add the columns a table lacks (a table not there yet is created later at its latest shape)."""
+    have = _columns(conn, table)
+    if not have:
+        return
+    for name, kind in columns.items():
+        if name not in have:
+            conn.execute(f'ALTER TABLE "{table}" ADD COLUMN "{name}" {kind}')
+
+
+def _to_2(conn: sqlite3.Connection) -> None:
+    """Answer cards: a new table, made by the catch-up that follows the migrations."""
+
+
+def _to_3(conn: sqlite3.Connection) -> None:
+    _add_columns(conn, "audit", {"real_at": "TEXT", "name": "TEXT"})
+    _add_columns(conn, "admin_changes", {"before": "TEXT"})
+    _add_columns(conn, "question_log", {"confidence": "REAL"})
+
+
+MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
+    (2, "answer cards", _to_2),
+    (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
+)
+VERSION = MIGRATIONS[-1][0]
+
+
+class SchemaError(RuntimeError):
+    """The database was written by a newer schoolbot than this one."""
+
+
+def version_of(conn: sqlite3.Connection) -> int | None:
+    """The schema version of an open database, None for a new (empty) one."""
+    if not _columns(conn, "meta"):
+        return None
+    row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    return int(row[0]) if row else 1
+
+
+def migrate(conn: sqlite3.Connection, path: str = "the database") -> int:
+    """Bring the database to :data:`VERSION` (inside the caller's write transaction). Returns the old version."""
+    found = version_of(conn)
+    if found is not None and found > VERSION:
+        raise SchemaError(f"{path} was written by a newer schoolbot (schema version {found}; this one knows "
+                          f"up to {VERSION}): upgrade schoolbot, or use another --db")
+    if found is not None:
+        for version, _, step in MIGRATIONS:
+            if version > found:
+                step(conn)
+    for table in TABLES:
+        conn.execute(table.create)
+        for index in table.indexes:
+            conn.execute(index)
+    conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
+                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(VERSION),))
+    conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)", (uuid.uuid4().hex,))
+    return found or 0

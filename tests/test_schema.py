@@ -1,0 +1,102 @@
+"""One schema module: a new database gets every table; an older one is migrated in order and keeps its rows."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.app import build_bot, open_knowledge
+from knowledge import schema
+from knowledge.store import open_store
+from tests.conftest import THURSDAY, message
+
+V1 = Path(__file__).parent / "data" / "schema_v1.sql"
+
+
+def columns(store, table: str) -> set[str]:
+    return {row[1] for row in store.conn.execute(f"PRAGMA table_info({table})")}
+
+
+def make_v1(path: Path) -> None:
+    """A version-1 database as the first release left it, with a staff change, a grant, an audit row and a question."""
+    conn = sqlite3.connect(path)
+    conn.executescript(V1.read_text())
+    conn.executescript("""
+        INSERT INTO statuses (id, board, start, status, summary, source, published, author, origin)
+            VALUES ('staff-status-tdsb-1', 'tdsb', '2019-10-07', 'closed', 'Closed Monday', 'TDSB staff update',
+                    '2019-10-03T09:00:00-04:00', 'test:777', 'staff');
+        INSERT INTO admin_changes (at, platform, user_id, kind, entry_id, board, summary)
+            VALUES ('2019-10-03T09:00:00-04:00', 'test', '777', 'status', 'staff-status-tdsb-1', 'tdsb', 'tdsb closed: Closed Monday');
+        INSERT INTO role_grants VALUES ('telegram', '42', 'staff', '["tdsb"]', 'test:1', '2019-10-03T09:00:00-04:00');
+        INSERT INTO audit (at, platform, user_id, action, target, after)
+            VALUES ('2019-10-03T09:00:00-04:00', 'test', '777', 'setstatus', 'tdsb', '{"status": "closed"}');
+        INSERT INTO question_log (at, day, platform, intent, board, text)
+            VALUES ('2019-10-03T09:00:00-04:00', '2019-10-03', 'test', 'unknown', 'tdsb', 'can I pick up his things?');
+        INSERT INTO subscriptions VALUES ('telegram', '5', 'tdsb', 'private', '5', 1, 'x', 'x');
+    """)
+    conn.commit()
+    conn.close()
+
+
+def test_a_new_database_has_every_table_at_the_latest_version(tmp_path):
+    store = open_store(tmp_path / "new.db")
+    names = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert {t.name for t in schema.TABLES} <= names
+    assert schema.version_of(store.conn) == schema.VERSION == 3
+    store.close()
+
+
+def test_a_version_1_database_opens_after_the_upgrade_with_its_rows(tmp_path):
+    path = tmp_path / "v1.db"
+    make_v1(path)
+    store = open_store(path)
+    assert schema.version_of(store.conn) == schema.VERSION
+    assert {"real_at", "name"} <= columns(store, "audit")
+    assert "before" in columns(store, "admin_changes") and "confidence" in columns(store, "question_log")
+    assert "cards" in {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert store.admin.grant_of("telegram", "42")["boards"] == ["tdsb"]
+    assert store.subscribers("tdsb") == [("telegram", "5")]
+    assert store.audit_rows()[0]["action"] == "setstatus" and store.audit_rows()[0]["real_at"] is None
+    assert store.admin.latest_change("test", "777")["entry_id"] == "staff-status-tdsb-1"
+    store.close()
+
+
+def test_an_upgraded_database_works_for_parents_and_staff(tmp_path, shared_matcher, settings):
+    path = tmp_path / "v1.db"
+    make_v1(path)
+    settings = settings.replace("database", path=str(path)).replace("roles", board_staff=("test:777=tdsb",))
+    store = open_knowledge(settings)  # loads the shipped knowledge into the old file
+    bot = build_bot(settings, store=store, clock=lambda: THURSDAY, matcher=shared_matcher)
+    say = lambda text, user="777": "\n".join(r.text for r in bot.handle(message(text, user=user)))  # noqa: E731
+    assert "Toronto District School Board" in say("is school open monday in tdsb?", user="parent")
+    assert "Closed Monday" in say("/undo")  # the change recorded before the upgrade
+    assert say("/confirm").startswith("Undone")
+    assert say("/unanswered").count("can I pick up his things?") == 1
+    store.close()
+    assert schema.version_of(sqlite3.connect(path)) == schema.VERSION
+
+
+def test_opening_twice_changes_nothing(tmp_path):
+    path = tmp_path / "db.db"
+    open_store(path).close()
+    first = sqlite3.connect(path).execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall()
+    open_store(path).close()
+    assert sqlite3.connect(path).execute("SELECT sql FROM sqlite_master ORDER BY name").fetchall() == first
+
+
+def test_a_database_from_a_newer_schoolbot_is_refused_with_a_clear_message(tmp_path):
+    path = tmp_path / "future.db"
+    open_store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    with pytest.raises(schema.SchemaError, match=r"newer schoolbot .*version 99"):
+        open_store(path)
+
+
+def test_migrations_are_in_order_and_end_at_the_version():
+    versions = [version for version, _, _ in schema.MIGRATIONS]
+    assert versions == sorted(versions) == list(range(2, schema.VERSION + 1))
