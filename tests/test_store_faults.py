@@ -87,3 +87,20 @@ def test_an_in_memory_store_has_no_file_to_check():
     store = open_store(":memory:")
     store.subscribe("test", "c1", "tdsb", "private", "c1")
     assert store.subscriptions_of("test", "c1") == ["tdsb"]
+
+
+def test_the_command_line_turns_it_into_one_line_and_the_database_exit_status(settings, capsys, monkeypatch):
+    from adapters.cli import main
+    from knowledge.store import Store
+
+    real = Store.subscriptions_of
+
+    def deleted_meanwhile(self, *args):
+        os.remove(self.path)
+        self.subscribe("cli", "x", "tdsb", "private", "x")
+        return real(self, *args)
+
+    monkeypatch.setattr(Store, "knowledge", lambda self: deleted_meanwhile(self, "cli", "x"))
+    assert main(["kb", "show", "--db", settings.database.path]) == 3
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "was deleted while running" in err

@@ -20,6 +20,7 @@ from adapters.errors import UsageError
 from bot.app import DatabaseUnavailable
 from bot.settings import SettingsError
 from knowledge.loading import LoadError
+from knowledge.records import DatabaseGone
 
 REGISTRARS = (questions.register, kb.register, platforms.register, staff.register, roles.register)
 
@@ -53,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except DatabaseUnavailable as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
+        return EXIT_DATABASE
+    except DatabaseGone as gone:  # deleted or replaced while running: one line, like the errors at start
+        print(gone.code, file=sys.stderr)
         return EXIT_DATABASE
     except KeyboardInterrupt:
         return 130
