@@ -12,6 +12,7 @@ import time
 from datetime import datetime, timedelta
 from typing import IO
 
+from bot.broadcast.console import deliver_console
 from bot.core import Bot
 from bot.messages import Incoming
 
@@ -32,10 +33,19 @@ def run_console(bot: Bot, *, start: datetime | None = None, board: str | None = 
     if board:
         bot.memory.set_user(PLATFORM, USER_ID, board=board)
     interactive = stdin.isatty()
+
+    def show(chat_id: str, text: str) -> None:
+        stdout.write("bot> " + text.replace("\n", "\n     ") + "\n")
+
+    def deliver() -> None:  # broadcasts to console subscribers are shown here, after each turn
+        if not bot.dry_run:
+            deliver_console(bot.store, show, bot.settings)
+
     stdout.write(
         f"schoolbot: ask me about the school job action (the clock says {now():%a %b %d %Y, %H:%M}). "
         "Type /help for examples, Ctrl-D or 'quit' to leave.\n"
     )
+    deliver()
     while True:
         if interactive:
             stdout.write(PROMPT)
@@ -49,6 +59,7 @@ def run_console(bot: Bot, *, start: datetime | None = None, board: str | None = 
             stdout.write(f"{PROMPT}{line.rstrip()}\n")
         msg = Incoming(PLATFORM, USER_ID, USER_ID, line.rstrip("\n"), now())
         for reply in bot.handle(msg):
-            stdout.write("bot> " + reply.text.replace("\n", "\n     ") + "\n")
+            show(msg.chat_id, reply.text)
+        deliver()
         stdout.flush()
     return 0

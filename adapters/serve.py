@@ -101,9 +101,9 @@ def delivery_workers(bot: Bot, settings: Settings, senders: dict[str, Sender],
     `senders` fills in as platforms connect ({"telegram": TelegramSender, ...});
     `stop` is set on shutdown.
     """
-    from bot.outbox import run_delivery
+    from bot.broadcast.supervise import run_delivery
 
-    return {"delivery": run_delivery(bot.store, settings, senders, stop)}
+    return {"delivery": run_delivery(bot.store, settings, senders, stop, wakeup=bot.wakeup)}
 
 
 def _install_signal_handlers(stop: asyncio.Event) -> None:

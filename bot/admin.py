@@ -183,7 +183,7 @@ class Admin:
         self.store = bot.store
         self.settings = bot.settings
         self.roles = Roles(bot.store, bot.settings)
-        self.outbox = Outbox(bot.store)
+        self.outbox = Outbox(bot.store, wakeup=bot.wakeup)
         with self.store.lock:
             for statement in _SCHEMA:
                 self.store.conn.execute(statement)

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo
 
 from bot import answering, answers, cards, conversation
 from bot.boards import BoardFinder
+from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
@@ -134,6 +135,7 @@ class Bot:
         self.card_index(store.knowledge())  # built at start-up, not on the first question
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
         self.commands: dict[str, CommandHandler] = {"whoami": _whoami}
+        self.wakeup = Wakeup()  # rung when a broadcast is queued: starts this process's delivery workers
 
     # ------------------------------------------------------------ entry point
     def chat_unreachable(self, platform: str, chat_id: str) -> int:

@@ -1,7 +1,9 @@
 """Staff commands: `schoolbot broadcast`, `deliveries`, `deliver` and `audit`.
 
 `broadcast` writes to the outbox (the same one the chat /broadcast uses); a
-running `schoolbot serve`, or `schoolbot deliver --once`, delivers it. This
+running `schoolbot serve` or `schoolbot deliver`, `schoolbot deliver --once`, or
+`broadcast --deliver` (in this process) delivers it. Without a running worker,
+`broadcast` says so and exits instead of waiting. This
 module imports nothing heavy at import time: the CLI starts fast.
 """
 
@@ -31,7 +33,7 @@ def _author() -> str:
 def cmd_broadcast(args: argparse.Namespace) -> int:
     from zoneinfo import ZoneInfo
 
-    from bot.outbox import BroadcastError, Outbox, board_title, broadcast_text, check_broadcast
+    from bot.broadcast import BroadcastError, Outbox, board_title, broadcast_text, check_broadcast
     from knowledge.model import ALL_BOARDS
 
     settings, store = open_from(args)
@@ -82,21 +84,28 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
         audit={"platform": CLI_PLATFORM, "user_id": _author(), "action": "broadcast"},
     )
     print(f"Broadcast #{broadcast_id} is in the outbox for {total:,} recipients.")
+    if args.deliver:
+        return deliver_now(settings, store, outbox, broadcast_id)
     if args.no_wait:
-        print("A running `schoolbot serve` delivers it (or run `schoolbot deliver --once`); "
+        print("A running `schoolbot serve` or `schoolbot deliver` delivers it (or run `schoolbot deliver --once`); "
               f"`schoolbot deliveries {broadcast_id}` shows its state.")
         return 0
-    return follow(outbox, broadcast_id, interval=args.interval)
+    return follow(outbox, broadcast_id, interval=args.interval, grace=args.grace)
 
 
-def follow(outbox, broadcast_id: int, *, interval: float = 0.5, out=None, timeout: float | None = None) -> int:
-    """Print a progress bar that follows the outbox until the broadcast is done."""
+def follow(outbox, broadcast_id: int, *, interval: float = 0.5, out=None, grace: float = 3.0) -> int:
+    """Print a progress bar that follows the outbox until the broadcast is done.
+
+    Returns early, saying how to deliver it, once no running worker is delivering
+    what is left (none was running, or the last one stopped); `grace` seconds are
+    left for a worker that is just starting.
+    """
     from bot.admin import progress_bar
-    from bot.outbox import LEASE_STALE_SECONDS
+    from bot.broadcast.lease import live_platforms
 
     out = out or sys.stdout
     tty = out.isatty()
-    last_line, last_print, warned = None, 0.0, False
+    last_line, last_print = None, 0.0
     started = time.monotonic()
     while True:
         progress = outbox.progress(broadcast_id)
@@ -118,24 +127,77 @@ def follow(outbox, broadcast_id: int, *, interval: float = 0.5, out=None, timeou
                       f"{progress.blocked:,} blocked of {progress.total:,}.\n")
             out.flush()
             return 0
-        if not warned and now - started > 5:
-            pending = set(outbox.pending_platforms())
-            alive = {w["platform"] for w in outbox.workers() if time.time() - w["heartbeat"] < LEASE_STALE_SECONDS}
-            if pending - alive:
-                out.write(("\n" if tty else "") + "No delivery worker is running for " + ", ".join(sorted(pending - alive))
-                          + ": start `schoolbot serve`, or run `schoolbot deliver --once` in another terminal. "
-                          "Waiting (Ctrl-C stops waiting; the broadcast stays in the outbox).\n")
-                out.flush()
-                warned = True
-        if timeout is not None and now - started > timeout:
-            return 1
+        left = set(outbox.pending_platforms(broadcast_id))
+        if left and not left & live_platforms(outbox.store) and (now - started >= grace or left == {CONSOLE}):
+            if tty:
+                out.write("\n")
+            out.write(nobody_delivering(left, broadcast_id))
+            out.flush()
+            return 0
         time.sleep(interval)
+
+
+CONSOLE = "console"
+CONSOLE_LATER = "Console subscribers see it in `schoolbot chat`: after their next message there, or when it next opens."
+
+
+def nobody_delivering(platforms: set[str], broadcast_id: int) -> str:
+    """What to do when rows for `platforms` wait and no worker is running for them."""
+    lines = []
+    others = sorted(platforms - {CONSOLE})
+    if others:
+        lines.append(f"No delivery worker is running for {', '.join(others)}. Start one with `schoolbot deliver` "
+                     "(or `schoolbot serve`), deliver what is waiting and exit with `schoolbot deliver --once`, "
+                     "or add --deliver to `schoolbot broadcast` to deliver from there.")
+    if CONSOLE in platforms:
+        lines.append(CONSOLE_LATER)
+    lines.append(f"The broadcast stays in the outbox; `schoolbot deliveries {broadcast_id}` shows its state.")
+    return "\n".join(lines) + "\n"
+
+
+def deliver_now(settings, store, outbox, broadcast_id: int) -> int:
+    """`broadcast --deliver`: deliver the outbox in this process, with each configured platform, then exit."""
+    import asyncio
+
+    left = set(outbox.pending_platforms(broadcast_id))
+    platforms = [p for p in configured_platforms(settings) if p in left]
+    if platforms:
+        print(f"Delivering from here ({', '.join(platforms)}) ...")
+        try:
+            results = asyncio.run(_deliver(settings, store, platforms, once=True))
+        except PlatformStopped as exc:  # one line, e.g. a rejected token (never the token itself)
+            print(f"schoolbot: {exc}", file=sys.stderr)
+            return 1
+        _print_results(results)
+    progress = outbox.progress(broadcast_id)
+    print(f"#{broadcast_id}: {progress.delivered:,} delivered, {progress.failed:,} failed, "
+          f"{progress.blocked:,} blocked of {progress.total:,}.")
+    left = set(outbox.pending_platforms(broadcast_id))
+    unconfigured = sorted(left - set(platforms) - {CONSOLE})
+    if unconfigured:
+        print(f"Not delivered to {', '.join(unconfigured)}: no token is configured here "
+              "(set SCHOOLBOT_TELEGRAM_TOKEN / SCHOOLBOT_DISCORD_TOKEN, then `schoolbot deliver --once`).")
+    if CONSOLE in left:
+        print(CONSOLE_LATER)
+    return 0 if not unconfigured else 1
+
+
+def _print_results(results: dict) -> None:
+    for platform, stats in results.items():
+        if stats.busy_with:
+            holder = stats.busy_with
+            print(f"{platform}: another worker is delivering (pid {holder['pid']} on {holder['host']}); "
+                  "nothing done. `schoolbot deliveries` shows progress.")
+            continue
+        print(f"{platform}: {stats.sent:,} delivered, {stats.failed:,} failed, {stats.blocked:,} blocked, "
+              f"{stats.retried:,} retries" + (f", {stats.recovered:,} resent after an interrupted run" if stats.recovered else "")
+              + (f"; stopped: {stats.stopped}" if stats.stopped else ""))
 
 
 # ---------------------------------------------------------------- deliveries
 def cmd_deliveries(args: argparse.Namespace) -> int:
     from bot.admin import progress_bar
-    from bot.outbox import Outbox
+    from bot.broadcast import Outbox
 
     _, store = open_from(args)
     outbox = Outbox(store)
@@ -172,7 +234,7 @@ def cmd_deliveries(args: argparse.Namespace) -> int:
 async def _deliver(settings, store, platforms: list[str], once: bool) -> dict:
     from contextlib import AsyncExitStack
 
-    from bot.outbox import run_workers
+    from bot.broadcast.worker import run_workers
 
     async with AsyncExitStack() as stack:
         senders = []
@@ -188,7 +250,7 @@ async def _deliver(settings, store, platforms: list[str], once: bool) -> dict:
 def cmd_deliver(args: argparse.Namespace) -> int:
     import asyncio
 
-    from bot.outbox import Outbox
+    from bot.broadcast import Outbox
 
     settings, store = open_from(args)
     senders_for = [p for p in configured_platforms(settings) if not args.platform or p in args.platform]
@@ -201,14 +263,10 @@ def cmd_deliver(args: argparse.Namespace) -> int:
     except PlatformStopped as exc:  # one line, e.g. a rejected token (never the token itself)
         print(f"schoolbot: {exc}", file=sys.stderr)
         return 1
-    for platform, stats in results.items():
-        if stats.busy_with:
-            holder = stats.busy_with
-            print(f"{platform}: another worker is delivering (pid {holder['pid']} on {holder['host']}); "
-                  "nothing done. `schoolbot deliveries` shows progress.")
-            continue
-        print(f"{platform}: {stats.sent:,} delivered, {stats.failed:,} failed, {stats.blocked:,} blocked, "
-              f"{stats.retried:,} retries" + (f", {stats.recovered:,} resent after an interrupted run" if stats.recovered else ""))
+    _print_results(results)
+    if CONSOLE in waiting:
+        waiting.remove(CONSOLE)
+        print(CONSOLE_LATER)
     if waiting:
         print("still waiting, no sender configured: " + ", ".join(waiting))
     return 0
@@ -235,7 +293,11 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--text-file", help="read the message from a file (- for stdin)")
     p.add_argument("--yes", action="store_true", help="send without asking")
     p.add_argument("--no-wait", action="store_true", help="return once it is in the outbox")
+    p.add_argument("--deliver", action="store_true",
+                   help="deliver it from this process with the configured platforms, then exit "
+                        "(when no `schoolbot serve` or `schoolbot deliver` is running)")
     p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
+    p.add_argument("--grace", type=float, default=3.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_broadcast)
 
     p = sub.add_parser("deliveries", parents=[common], help="broadcasts and their delivery state")

@@ -1,4 +1,4 @@
-"""Tests for bot.dates: find_date, mentions_weekend, describe_day."""
+"""Tests for bot.dates: find_date, mentions_weekend, describe_day, and the word lists in config/dates.yaml."""
 
 from __future__ import annotations
 
@@ -8,8 +8,7 @@ import random
 
 import pytest
 
-from bot import dates
-from bot.dates import DateMention, describe_day, find_date, mentions_weekend
+from bot.dates import DateMention, describe_day, find_date, mentions_weekend, vocabulary
 
 D = datetime.date
 THU = D(2019, 10, 3)  # most questions are asked on Thursday 2019-10-03
@@ -146,7 +145,7 @@ def test_weekday_is_strictly_after_today():
     # every weekday asked on that same weekday is a week later
     for k in range(7):
         today = D(2019, 10, 7) + datetime.timedelta(days=k)
-        name = dates._WEEKDAY_NAMES[today.weekday()]
+        name = vocabulary.WEEKDAY_NAMES[today.weekday()]
         assert find_date(name, today).day == today + datetime.timedelta(days=7)
 
 
@@ -518,10 +517,10 @@ def test_fuzz_random_strings_never_raise():
 
 
 def test_cache_stays_bounded(monkeypatch):
-    monkeypatch.setattr(dates, "_CACHE_LIMIT", 50)
+    monkeypatch.setattr(vocabulary.Cache, "limit", 50)
     for k in range(500):
         find_date(f"word{k}x foo{k}bar monday", THU)
-    assert len(dates._LEX_CACHE) <= 50 + len(dates._LEX_EXACT) + 1
+    assert len(vocabulary.DAY_CACHE) <= 50 + len(vocabulary.DAY_WORDS) + 1
     assert iso("monday") == "2019-10-07"
 
 
@@ -617,3 +616,48 @@ def test_french_weekend_and_ranges():
 )
 def test_the_nth_followed_by_in(text, expected):
     assert iso(text) == expected
+
+
+# --------------------------------------------------------------------------- config/dates.yaml
+
+
+def _broken_copy(tmp_path, old: str, new: str):
+    from pathlib import Path
+
+    text = Path(vocabulary.DATES_FILE).read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "dates.yaml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "old, new, problem",
+    [
+        ("[Friday, fri,", "[Friday, fri, fr1day,", "weekdays[4]: 'fr1day' is not a single word of letters"),
+        ("[Friday, fri,", "[Friday, fri, mar,", "months[2]: 'mar' is already in weekdays[4]"),
+        ("  - [May]\n", "", "months: expected 12 entries, got 11"),
+        ("  yesterday: [", "  yesteday: [", "relative_days: expected exactly the entries today, tomorrow, yesterday"),
+        ("spelling_checked: [monday,", "spelling_checked: [mondaze,", "spelling_checked: 'mondaze' is not one of"),
+        ("not_months: [octopus,", "not_months: [[octopus],", "not_months: ['octopus'] is not a single word"),
+    ],
+)
+def test_a_broken_word_list_names_the_file_the_entry_and_the_problem(tmp_path, old, new, problem):
+    from knowledge.loading import LoadError
+
+    path = _broken_copy(tmp_path, old, new)
+    with pytest.raises(LoadError) as caught:
+        vocabulary.load_vocabulary(path)
+    message = str(caught.value)
+    assert message.startswith(f"{path}: ") and problem in message
+
+
+def test_the_word_lists_are_read_from_config(tmp_path):
+    """A spelling staff add to config/dates.yaml is a day word; the shipped file gives the names replies use."""
+    path = _broken_copy(tmp_path, "[Friday, fri,", "[Friday, fri, frdy,")
+    added = vocabulary.load_vocabulary(path)
+    assert added.day_words["frdy"] == ("wd", 4)
+    assert "frdy" not in vocabulary.DAY_WORDS  # the running bot keeps what it loaded
+    assert vocabulary.WEEKDAY_NAMES[0] == "Monday" and vocabulary.MONTH_NAMES[10] == "October"
+    assert vocabulary.DAY_WORDS["demain"] == ("rel", 1) and vocabulary.MONTH_WORDS["octobre"] == 10
+    assert vocabulary.AFTER_TWO["morrow"] == 1

@@ -1,0 +1,21 @@
+"""Broadcasts: staff updates written to an outbox before anything is sent, then delivered.
+
+- :mod:`~bot.broadcast.compose`: what recipients see (header + body) and the checks on the text
+- :mod:`~bot.broadcast.tables`: the broadcasts, deliveries and delivery_workers tables
+- :mod:`~bot.broadcast.outbox`: writing a broadcast and its deliveries, reading progress, claiming rows
+- :mod:`~bot.broadcast.lease`: one delivery worker per platform
+- :mod:`~bot.broadcast.limiter`: pacing under each sender's declared limits
+- :mod:`~bot.broadcast.worker`: the delivery worker (delivery guarantee in its docstring)
+- :mod:`~bot.broadcast.wakeup`: the doorbell that starts this process's workers on a new broadcast
+- :mod:`~bot.broadcast.supervise`: the workers that run alongside `schoolbot serve`
+- :mod:`~bot.broadcast.console`: delivery to console subscribers, in the console session
+
+Only the light parts are imported here (the admin commands need them on every start).
+"""
+
+from bot.broadcast.compose import BroadcastError, board_title, broadcast_text, check_broadcast
+from bot.broadcast.outbox import UNDELIVERABLE, Outbox, Progress
+from bot.broadcast.wakeup import Wakeup
+
+__all__ = ["UNDELIVERABLE", "BroadcastError", "Outbox", "Progress", "Wakeup", "board_title", "broadcast_text",
+           "check_broadcast"]

@@ -1,0 +1,219 @@
+"""The day and month words (config/dates.yaml), validated on load, and the look-ups built from them.
+
+``day_word("tmrw")`` gives ``("rel", 1)``, ``day_word("wendsday")`` ``("wd", 2)``;
+``month_of("octobre")`` gives 10. Misspellings are matched by spelling distance and
+remembered in bounded caches. The file is read once, when this module is imported,
+and the checked result kept in the user's cache directory (bot.prepared), so a
+start-up with an unchanged file reads no YAML.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from rapidfuzz.distance import OSA
+
+from bot import prepared
+from bot.settings import CONFIG_DIR
+from knowledge.loading import LoadError, read_yaml
+
+DATES_FILE = CONFIG_DIR / "dates.yaml"
+RELATIVE_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
+
+DayWord = tuple[str, int]  # ("wd", 0..6 from Monday) | ("rel", offset in days) | NOT_A_DAY
+NOT_A_DAY: DayWord = ("", 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """What config/dates.yaml says, checked."""
+
+    weekday_names: tuple[str, ...]  # "Monday" .. "Sunday", as replies write them
+    month_names: tuple[str, ...]  # "", "January" .. "December"
+    day_words: dict[str, DayWord]  # every spelling of a weekday or a relative day
+    month_words: dict[str, int]  # every spelling of a month -> 1..12
+    after_two: dict[str, int]  # "morrow" -> 1 ("2morrow"), "day" -> 0 ("2day")
+    spelling_checked: tuple[str, ...]
+    not_days: frozenset[str]
+    not_months: frozenset[str]
+
+
+def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
+    """Read and check the word lists; LoadError names the file, the entry and the problem."""
+    data = read_yaml(path)
+    problems: list[str] = []
+    owner: dict[str, str] = {}  # word -> the entry that has it
+
+    def words(value, where: str) -> list[str]:
+        if not isinstance(value, list) or not value:
+            problems.append(f"{where}: expected a non-empty list of words, got {value!r}")
+            return []
+        found = []
+        for word in value:
+            if not isinstance(word, str) or not word.isalpha():
+                problems.append(f"{where}: {word!r} is not a single word of letters")
+                continue
+            word = word.lower()
+            if word in owner and owner[word] != where:
+                problems.append(f"{where}: {word!r} is already in {owner[word]}")
+                continue
+            owner[word] = where
+            found.append(word)
+        return found
+
+    def entries(key: str, count: int) -> list[list[str]]:
+        value = data.get(key) if isinstance(data, dict) else None
+        if not isinstance(value, list) or len(value) != count:
+            problems.append(f"{key}: expected {count} entries, got {len(value) if isinstance(value, list) else value!r}")
+            return [[] for _ in range(count)]
+        return [words(item, f"{key}[{k}]") for k, item in enumerate(value)]
+
+    def table(key: str, names: tuple[str, ...]) -> dict[str, list[str]]:
+        value = data.get(key) if isinstance(data, dict) else None
+        if not isinstance(value, dict) or set(value) != set(names):
+            problems.append(f"{key}: expected exactly the entries {', '.join(names)}")
+            value = value if isinstance(value, dict) else {}
+        return {name: words(value.get(name), f"{key}.{name}") for name in names}
+
+    if not isinstance(data, dict):
+        raise LoadError(str(path), ["expected a mapping with weekdays, months, relative_days ..."])
+    weekdays = entries("weekdays", 7)
+    months = entries("months", 12)
+    relative = table("relative_days", tuple(RELATIVE_OFFSETS))
+    day_words: dict[str, DayWord] = {}
+    for k, forms in enumerate(weekdays):
+        day_words.update((f, ("wd", k)) for f in forms)
+    for name, forms in relative.items():
+        day_words.update((f, ("rel", RELATIVE_OFFSETS[name])) for f in forms)
+    owner.clear()  # the lists below may repeat day words: they are checked on their own
+    after_two = {f: RELATIVE_OFFSETS[name] for name, forms in table("after_two", ("tomorrow", "today")).items()
+                 for f in forms}
+    owner.clear()
+    checked = words(data.get("spelling_checked"), "spelling_checked")
+    problems.extend(f"spelling_checked: {w!r} is not one of the weekday or relative-day words"
+                    for w in checked if w not in day_words)
+    owner.clear()
+    not_days = words(data.get("not_days"), "not_days")
+    owner.clear()
+    not_months = words(data.get("not_months"), "not_months")
+    if problems:
+        raise LoadError(str(path), problems)
+    return Vocabulary(
+        weekday_names=tuple(forms[0].capitalize() for forms in weekdays),
+        month_names=("", *(forms[0].capitalize() for forms in months)),
+        day_words=day_words,
+        month_words={f: k for k, forms in enumerate(months, start=1) for f in forms},
+        after_two=after_two,
+        spelling_checked=tuple(checked),
+        not_days=frozenset(not_days),
+        not_months=frozenset(not_months),
+    )
+
+
+def user_cache_dir() -> Path:
+    """Where prepared data that belongs to no database is kept: $XDG_CACHE_HOME/schoolbot or ~/.cache/schoolbot."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "schoolbot"
+
+
+def _prepared_vocabulary(path: Path = DATES_FILE) -> Vocabulary:
+    try:
+        key = prepared.digest(b"dates", path.read_bytes(), Path(__file__).read_bytes(), sys.version)
+    except OSError:
+        return load_vocabulary(path)  # a missing file: the loader says so, naming it
+    return prepared.load_or_build(key, lambda: load_vocabulary(path), user_cache_dir(), name="dates")
+
+
+VOCABULARY = _prepared_vocabulary()
+WEEKDAY_NAMES = VOCABULARY.weekday_names
+MONTH_NAMES = VOCABULARY.month_names
+DAY_WORDS = VOCABULARY.day_words
+MONTH_WORDS = VOCABULARY.month_words
+AFTER_TWO = VOCABULARY.after_two
+
+
+def _distance(a: str, b: str, cutoff: int) -> int:
+    """Edit distance where swapping two neighbouring letters costs one ("monady" -> "monday")."""
+    return OSA.distance(a, b, score_cutoff=cutoff)
+
+
+def _budget(word: str, longest_with_one: int) -> int:
+    return 1 if len(word) <= longest_with_one else 2
+
+
+_DAYS_BY_FIRST_LETTER: dict[str, list[tuple[str, DayWord, int]]] = {}
+for _word in VOCABULARY.spelling_checked:
+    _DAYS_BY_FIRST_LETTER.setdefault(_word[0], []).append((_word, DAY_WORDS[_word], _budget(_word, 7)))
+# "march" is left out on purpose: "match 5" must not become March 5.
+_MONTHS_CHECKED = tuple(
+    (name.lower(), k, _budget(name, 6)) for k, name in enumerate(MONTH_NAMES) if len(name) >= 5 and name != "March"
+)
+
+
+class Cache:
+    """Remembered look-ups, emptied (back to the known words) when it grows past `limit`."""
+
+    limit = 20000
+
+    def __init__(self, known: dict):
+        self.known = known
+        self.seen = dict(known)
+
+    def put(self, word: str, value) -> None:
+        if len(self.seen) > self.limit:
+            self.seen.clear()
+            self.seen.update(self.known)
+        self.seen[word] = value
+
+    def __len__(self) -> int:
+        return len(self.seen)
+
+
+DAY_CACHE = Cache(DAY_WORDS)
+MONTH_CACHE = Cache(MONTH_WORDS)
+
+
+def _misspelt_day(t: str) -> DayWord:
+    n = len(t)
+    if n < 5 or n > 11 or t in VOCABULARY.not_days or not t.isascii() or not t.isalpha():
+        return NOT_A_DAY
+    best = NOT_A_DAY
+    best_d = 99
+    for canon, val, thr in _DAYS_BY_FIRST_LETTER.get(t[0], ()):
+        if abs(len(canon) - n) > thr:
+            continue
+        d = _distance(t, canon, thr)
+        if d <= thr and d < best_d:
+            best, best_d = val, d
+    if best[0] == "wd" and t[-1] == "s":  # "mondays", "fridays": every week, not one day
+        return NOT_A_DAY
+    return best
+
+
+def day_word(t: str) -> DayWord:
+    """A weekday ("wd", 0..6) or a relative day ("rel", offset), misspellings included; else NOT_A_DAY."""
+    r = DAY_CACHE.seen.get(t)
+    if r is None:
+        r = DAY_WORDS.get(t) or _misspelt_day(t)
+        DAY_CACHE.put(t, r)
+    return r
+
+
+def month_of(t: str) -> int:
+    """The month 1..12 a word names, misspellings included; 0 if none."""
+    m = MONTH_CACHE.seen.get(t)
+    if m is None:
+        m = MONTH_WORDS.get(t, 0)
+        n = len(t)
+        if not m and 5 <= n <= 11 and t not in VOCABULARY.not_months and t.isascii() and t.isalpha():
+            best_d = 99
+            for canon, k, thr in _MONTHS_CHECKED:
+                if canon[0] != t[0] or abs(len(canon) - n) > thr:
+                    continue
+                d = _distance(t, canon, thr)
+                if d <= thr and d < best_d:
+                    m, best_d = k, d
+        MONTH_CACHE.put(t, m)
+    return m
