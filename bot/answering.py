@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answers, conversation, replies
+from bot import answers, conversation, replies, timeliness
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.matcher import FILLER
@@ -205,7 +205,7 @@ def on_childcare(bot: Bot | None, turn: Turn) -> list[str]:
         day = answers.next_school_day(turn.day or turn.today)
         own, _ = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
         if own is not None:
-            texts[0] += f"\n{turn.board.name}, {describe_day(day, turn.today)}: {answers.status_label(own)}."
+            texts[0] += f"\n{turn.board.name}, {describe_day(day, turn.today)}: {answers.status_label(own, turn.knowledge)}."
     return texts
 
 
@@ -230,7 +230,7 @@ def on_updates_source(bot: Bot | None, turn: Turn) -> list[str]:
 
 
 def on_help(bot: Bot | None, turn: Turn) -> list[str]:
-    text = replies.help_text()
+    text = timeliness.help_text(turn.knowledge, replies.help_text())
     if turn.remembered_board:
         board = turn.knowledge.board(turn.remembered_board)
         if board is not None:

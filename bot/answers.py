@@ -16,18 +16,13 @@ from functools import lru_cache
 from bot.dates import describe_day
 from bot.replies import first_sentence, sentences, shape
 from bot.text import normalize
+from bot.timeliness import phase_heading, phase_order, say, status_words
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent, WithdrawnService
+from knowledge.packs import BUILTIN_STATUSES, IN_PERSON_STATUSES
 from knowledge.snapshot import Knowledge
 
-STATUS_WORDS = {
-    "open": "open",
-    "open_reduced_services": "open, with some services reduced",
-    "closures_possible": "not decided yet: closures are possible",
-    "closed": "closed",
-    "unknown": "not confirmed",
-}
+STATUS_WORDS = {status: words[0] for status, words in BUILTIN_STATUSES.items()}  # a pack's own: status_words()
 SUPPORT_CHARS = 140  # supporting lines beyond the first are kept while they fit in this
-WORKERS_NOTE = "Teachers are not part of this job action; it involves CUPE education workers."
 
 
 def when_published(moment: datetime) -> str:
@@ -77,11 +72,11 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
     own, general = knowledge.status_for(board.id, day, at)
     when = describe_day(day, today)
     if own is not None:
-        lines.append(f"{board.name}, {when}: {STATUS_WORDS[own.status]}.")
+        lines.append(f"{board.name}, {when}: {status_words(knowledge, own)}.")
         # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
         lines.append(own.summary if full or own.author else first_sentence(own.summary))
         upcoming = _next_strike_event(knowledge, at)
-        if upcoming is not None and upcoming.day >= day - timedelta(days=7) and own.status in ("open", "open_reduced_services"):
+        if upcoming is not None and upcoming.day >= day - timedelta(days=7) and own.status in IN_PERSON_STATUSES:
             lines.append(f"Note: {upcoming.text}")
         lines.append(cite(knowledge, own.source, own.published))
     else:
@@ -108,11 +103,11 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime)
         board = knowledge.board(board_id)
         own, _ = knowledge.status_for(board_id, day, at)
         if board is not None and own is not None:
-            said.setdefault(STATUS_WORDS[own.status], []).append(board.name)
+            said.setdefault(status_words(knowledge, own), []).append(board.name)
     _, general = knowledge.status_for("", day, at)
     ask = f"Which board is your child's? I'll tell you what it said about {when}."
     if general is not None:
-        lines.append(f"{_capital(when)}, province-wide: {STATUS_WORDS[general.status]}; it depends on the board. {ask}")
+        lines.append(f"{_capital(when)}, province-wide: {status_words(knowledge, general)}; it depends on the board. {ask}")
         lines.append(first_sentence(general.summary))
     else:
         lines.append(f"I have no province-wide news for {when}; it depends on the board. {ask}")
@@ -141,14 +136,14 @@ def confirmed_status(knowledge: Knowledge, board: Board | None, day: date, today
     own, general = knowledge.status_for(board.id if board else "", day, at)
     if board is not None and own is not None:
         if own.status in ("open", "closed"):
-            lead = f"Yes: {board.name} said it is {STATUS_WORDS[own.status]} {when}."
+            lead = f"Yes: {board.name} said it is {status_words(knowledge, own)} {when}."
         else:
-            lead = f"No: {board.name} has not confirmed anything final for {when}; it said: {STATUS_WORDS[own.status]}."
+            lead = f"No: {board.name} has not confirmed anything final for {when}; it said: {status_words(knowledge, own)}."
         return shape(lead, [f"That is as of {when_published(own.published)}; watch {board.website} for changes."],
                      cite(knowledge, own.source, own.published))
     name = board.name if board else "your board"
     lead = f"No: I have no confirmed information from {name} for {when}."
-    support = [f"Province-wide: {STATUS_WORDS[general.status]}. {first_sentence(general.summary)}"] if general else []
+    support = [f"Province-wide: {status_words(knowledge, general)}. {first_sentence(general.summary)}"] if general else []
     if board is not None:
         support.append(f"Check the board's website: {board.website}")
     return shape(lead, support)
@@ -271,7 +266,6 @@ _GENERIC = words_of(
     "services service stopped stop stopping work working workers worker cupe education strike striking withdrawn "
     "pulled job action happening running doing done going cut cuts affected changes change tasks else other"
 )
-_PHASE_WORDS = {"work_to_rule": "During work-to-rule", "full_strike": "In a full strike"}
 
 
 def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *, full: bool = False) -> str | None:
@@ -284,7 +278,7 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     if named and not full:  # "are the custodians still cleaning?": the items asked about
         named.sort(key=lambda s: -_overlap(asked, f"{s.workers} {s.service}"))
         first, *more = named[:3]
-        lead = f"{_PHASE_WORDS[first.phase]}, {first.workers} stopped {first.service}."
+        lead = f"{phase_heading(knowledge, first)}, {first.workers} stopped {first.service}."
         support = [f"Also: {s.workers}: {s.service}." for s in more]
         return shape(lead, support, cite_many(knowledge, named[:3]))
     if not full and not asks_for_list(question):
@@ -292,25 +286,22 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
         for service in services:
             by_phase.setdefault(service.phase, []).append(service)
         lines = []
-        if "work_to_rule" in by_phase:
-            latest = by_phase["work_to_rule"][-3:]
-            lines.append(
-                "During work-to-rule, schools stay open but workers stopped some tasks, for example: "
-                + "; ".join(f"{s.workers}: {s.service}" for s in latest) + "."
-            )
-        if "full_strike" in by_phase:
-            lines.append(f"In a full strike: {by_phase['full_strike'][0].service}.")
+        for number, phase in enumerate(phase_order(knowledge, list(by_phase))):
+            heading = phase_heading(knowledge, by_phase[phase][0])
+            if number == 0:
+                items = "; ".join(f"{s.workers}: {s.service}" for s in by_phase[phase][-3:])
+                lines.append(say("phase_examples", heading=heading, items=items))
+            else:
+                lines.append(say("phase_first_item", heading=heading, item=by_phase[phase][0].service))
         lines.append("Send \"more\" for the full list.")
         return shape(lines[0], lines[1:], cite_many(knowledge, services))
     by_phase = {}
     for service in services:
         by_phase.setdefault(service.phase, []).append(service)
     lines = []
-    titles = {"work_to_rule": "During work-to-rule, workers have stopped:", "full_strike": "In a full strike:"}
-    for phase in ("work_to_rule", "full_strike"):
-        if phase in by_phase:
-            lines.append(titles[phase])
-            lines.extend(_by_workers(by_phase[phase]))
+    for phase in phase_order(knowledge, list(by_phase)):
+        lines.append(say("phase_list_title", heading=phase_heading(knowledge, by_phase[phase][0])))
+        lines.extend(_by_workers(by_phase[phase]))
     ended = knowledge.services_ended(at)
     if ended:
         lines.append("Back to normal:")
@@ -341,5 +332,5 @@ def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, ques
     return "\n".join(lines)
 
 
-def status_label(status: Status) -> str:
-    return STATUS_WORDS.get(status.status, status.status)
+def status_label(status: Status, knowledge: Knowledge | None = None) -> str:
+    return status_words(knowledge, status) if knowledge is not None else STATUS_WORDS.get(status.status, status.status)

@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import answering, answers, cards, conversation
+from bot import answering, answers, cards, conversation, timeliness
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
@@ -221,6 +221,7 @@ class Bot:
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
             texts = answering.answer(self, turn)
+        texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
         response = self._finish(turn, texts)
         if turn.topic is not None and turn.topic not in _NOT_A_TOPIC:
             context.at, context.topic = now.isoformat(), turn.topic

@@ -83,6 +83,12 @@ class LimitsSettings:
 
 
 @dataclass(frozen=True)
+class AnswersSettings:
+    stale_after_days: int = 3  # a status answer whose newest news is older says so in its first line
+    coverage_days: int = 30  # a pack with no `ended` covers this long after its newest news
+
+
+@dataclass(frozen=True)
 class Settings:
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     knowledge: KnowledgeSettings = field(default_factory=KnowledgeSettings)
@@ -91,6 +97,7 @@ class Settings:
     discord: DiscordSettings = field(default_factory=DiscordSettings)
     roles: RolesSettings = field(default_factory=RolesSettings)
     limits: LimitsSettings = field(default_factory=LimitsSettings)
+    answers: AnswersSettings = field(default_factory=AnswersSettings)
     source: str = "defaults"  # where the settings came from, for messages
 
     def replace(self, section: str, **changes: Any) -> Settings:

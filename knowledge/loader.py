@@ -6,6 +6,7 @@ import hashlib
 from pathlib import Path
 
 from knowledge.loading import load_boards, load_knowledge
+from knowledge.model import KnowledgeFile
 from knowledge.store import Store
 
 
@@ -24,17 +25,21 @@ def load_boards_file(store: Store, path: str | Path) -> int:
 
 
 def load_knowledge_file(store: Store, path: str | Path) -> dict[str, int]:
-    """Validate a knowledge file against the store's boards, then upsert it. Idempotent."""
-    board_ids = store.knowledge().boards.keys()
-    kfile = load_knowledge(path, board_ids)
-    return store.load_file(kfile)
+    """Validate a pack file against the store's boards, then replace that pack's file-loaded entries. Idempotent."""
+    return store.load_file(validate_knowledge_file(store, path))
+
+
+def validate_knowledge_file(store: Store, path: str | Path) -> KnowledgeFile:
+    """Check a pack file without loading it (raises LoadError; the result holds its warnings)."""
+    return load_knowledge(path, store.knowledge().boards.keys())
 
 
 def ensure_default_knowledge(store: Store, boards_path: str | Path, knowledge_path: str | Path) -> bool:
-    """Load the shipped boards and default knowledge when the database lacks them or they changed.
+    """Load the shipped boards, and the default pack into a database that has no pack at all.
 
-    Returns True when something was (re)loaded. Entries are upserted by id, so
-    staff changes made through the bot (their own ids) are kept.
+    Returns True when something was (re)loaded. A database with packs gets the
+    default pack again only when it already holds that pack and the shipped file
+    changed (an upgrade): never over a pack staff chose. Staff-made entries stay.
     """
     digest = _digest(boards_path, knowledge_path)
     row = store.conn.execute("SELECT value FROM meta WHERE key = 'default_digest'").fetchone()
@@ -42,8 +47,11 @@ def ensure_default_knowledge(store: Store, boards_path: str | Path, knowledge_pa
         return False
     boards = load_boards(boards_path)
     kfile = load_knowledge(knowledge_path, [b.id for b in boards])
+    have = {p["id"] for p in store.packs()}
     # Both files are validated before either is written.
-    store.replace_boards(boards)
-    store.load_file(kfile)
-    store.db["meta"].upsert({"key": "default_digest", "value": digest}, pk="key")
+    with store.transaction():
+        store.replace_boards(boards)
+        if not have or kfile.pack.id in have:
+            store.load_file(kfile)
+        store.db["meta"].upsert({"key": "default_digest", "value": digest}, pk="key")
     return True

@@ -7,19 +7,18 @@ is written anywhere until a whole file has passed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from knowledge.fields import _bool, _date, _ident, _one_of, _strings, _text, _time, _url
 from knowledge.model import (
     ALL_BOARDS,
+    ANSWER_INTENTS,
     FACT_TOPICS,
     LANGUAGES,
-    PHASES,
-    STATUSES,
     SYSTEMS,
     TIMELINE_KINDS,
     Board,
@@ -31,8 +30,7 @@ from knowledge.model import (
     TimelineEvent,
     WithdrawnService,
 )
-
-ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+from knowledge.packs import legacy_header, read_header
 
 
 class LoadError(ValueError):
@@ -117,81 +115,6 @@ class _Entry:
             self.fail(f"unknown field(s): {', '.join(extra)}")
 
 
-def _text(value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
-        raise ValueError(f"expected non-empty text, got {value!r}")
-    return " ".join(value.split())
-
-
-def _ident(value: Any) -> str:
-    text = _text(value) if not isinstance(value, (int, float)) else str(value)
-    if not ID_PATTERN.match(text):
-        raise ValueError(f"{text!r} is not a valid id (lower-case letters, digits, - _ .)")
-    return text
-
-
-def _one_of(choices: Iterable[str]) -> Callable[[Any], str]:
-    allowed = tuple(choices)
-
-    def convert(value: Any) -> str:
-        if value not in allowed:
-            raise ValueError(f"{value!r} is not one of: {', '.join(allowed)}")
-        return value
-
-    return convert
-
-
-def _date(value: Any) -> date:
-    if isinstance(value, datetime):
-        raise ValueError(f"expected a date YYYY-MM-DD, got a time {value!r}")
-    if isinstance(value, date):
-        return value
-    if isinstance(value, str):
-        try:
-            return date.fromisoformat(value.strip())
-        except ValueError as exc:
-            if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-                raise ValueError(f"{value.strip()!r} is not a real date ({exc})") from None
-    raise ValueError(f"expected a date YYYY-MM-DD, got {value!r}")
-
-
-def _time(value: Any) -> datetime:
-    if isinstance(value, datetime):
-        moment = value
-    elif isinstance(value, str):
-        try:
-            moment = datetime.fromisoformat(value.strip())
-        except ValueError as exc:
-            problem = f" ({exc})" if "range" in str(exc) or "must be in" in str(exc) else ""
-            raise ValueError(f"expected an ISO 8601 time like 2019-10-02T20:00:00-04:00, got {value!r}{problem}") from None
-    else:
-        raise ValueError(f"expected an ISO 8601 time with a UTC offset, got {value!r}")
-    if moment.tzinfo is None:
-        raise ValueError(f"{value!r} has no UTC offset (add e.g. -04:00)")
-    return moment
-
-
-def _bool(value: Any) -> bool:
-    if not isinstance(value, bool):
-        raise ValueError(f"expected true or false, got {value!r}")
-    return value
-
-
-def _strings(value: Any) -> tuple[str, ...]:
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list):
-        raise ValueError(f"expected a list of text, got {value!r}")
-    return tuple(_text(item) for item in value)
-
-
-def _url(value: Any) -> str:
-    text = _text(value)
-    if not re.match(r"^https?://[^\s/$.?#].[^\s]*$", text):
-        raise ValueError(f"{text!r} is not a web address starting with http:// or https://")
-    return text
-
-
 def _entries(data: Any, section: str, path: str, problems: list[str], required: bool = True) -> list[tuple[str, Any]]:
     items = data.get(section) if isinstance(data, dict) else None
     if items is None:
@@ -251,18 +174,30 @@ def load_boards(path: str | Path) -> tuple[Board, ...]:
     return tuple(boards)
 
 
-def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
-    """Validate one knowledge file against the known boards."""
+def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[str, ...] = ANSWER_INTENTS) -> KnowledgeFile:
+    """Validate one knowledge file (a pack) against the known boards and intents."""
     path = str(path)
     data = read_yaml(path)
     if not isinstance(data, dict):
         raise LoadError(path, ["the file must be a mapping with sources, facts, statuses, withdrawn_services, timeline"])
     problems: list[str] = []
-    known_sections = {"sources", "facts", "statuses", "withdrawn_services", "timeline", "cards"}
+    warnings: list[str] = []
+    known_sections = {"pack", "sources", "facts", "statuses", "withdrawn_services", "timeline", "cards"}
     for key in data:
         if key not in known_sections:
             problems.append(f"unknown section {key!r}; known: {', '.join(sorted(known_sections))}")
     boards = set(board_ids) | {ALL_BOARDS}
+    info = (read_header(data["pack"], path, boards - {ALL_BOARDS}, intents, problems) if "pack" in data
+            else legacy_header(path))
+    topics = {t.id: t.intent for t in info.topics}
+    pack = info.id
+
+    def french(e: _Entry, keys: tuple[str, ...]) -> dict | None:
+        fr = e.get("fr", _french_of(keys), required=False)
+        missing = [k for k in keys if not (fr or {}).get(k)]
+        if missing:
+            warnings.append(f"{e.where}: no French text for {', '.join(missing)} (add fr: {{{missing[0]}: ...}})")
+        return fr
 
     sources: dict[str, Source] = {}
     for where, raw in _entries(data, "sources", path, problems):
@@ -272,6 +207,8 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
             title=e.get("title", _text),
             published=e.get("published", _time),
             approximate=e.get("approximate", _bool, required=False, default=False),
+            fr=french(e, ("title",)),
+            pack=pack,
         )
         e.finish()
         if source.file in sources:
@@ -279,14 +216,15 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
         if source.file and source.published:
             sources[source.file] = source
 
-    ids: dict[str, str] = {}
+    ids: dict[tuple[str, str], str] = {}  # (section, id): each section is its own table, so ids are unique in it
 
     def common(e: _Entry) -> tuple[str, str, datetime]:
         entry_id = e.get("id", _ident)
-        if entry_id in ids:
-            e.fail(f"id {entry_id!r} is used twice (also {ids[entry_id]})")
+        section = e.where.split("[", 1)[0]
+        if (section, entry_id) in ids:
+            e.fail(f"id {entry_id!r} is used twice (also {ids[section, entry_id]})")
         elif entry_id:
-            ids[entry_id] = e.where
+            ids[section, entry_id] = e.where
         source = e.get("source", _text)
         if source and source not in sources:
             e.fail(f"source {source!r} is not listed under 'sources'")
@@ -295,11 +233,18 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
             published = sources[source].published
         return entry_id, source, published
 
+    def window(e: _Entry) -> tuple[date | None, date | None]:
+        start, until = e.get("from", _date, required=False), e.get("until", _date, required=False)
+        if start and until and until < start:
+            e.fail(f"'until' {until} is before 'from' {start}")
+        return start, until
+
     facts = []
     for where, raw in _entries(data, "facts", path, problems, required=False):
         e = _Entry(raw, where, problems)
         entry_id, source, published = common(e)
-        facts.append(Fact(entry_id, e.get("topic", _one_of(FACT_TOPICS)), e.get("text", _text), source, published))
+        facts.append(Fact(entry_id, e.get("topic", _one_of((*FACT_TOPICS, *topics))), e.get("text", _text), source,
+                          published, fr=french(e, ("text",)), pack=pack))
         e.finish()
 
     statuses = []
@@ -309,22 +254,25 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
         board = e.get("board", _text)
         if board and board not in boards:
             e.fail(f"board {board!r} is not in boards.yaml (nor 'all')")
-        start = e.get("from", _date)
-        until = e.get("until", _date, required=False)
-        if start and until and until < start:
-            e.fail(f"'until' {until} is before 'from' {start}")
-        statuses.append(
-            Status(entry_id, board, start, until, e.get("status", _one_of(STATUSES)), e.get("summary", _text), source, published)
-        )
+        if "from" not in e.raw:
+            e.fail("'from' is missing")
+        start, until = window(e)
+        statuses.append(Status(entry_id, board, start, until, e.get("status", _one_of(sorted(info.status_ids()))),
+                               e.get("summary", _text), source, published, fr=french(e, ("summary",)), pack=pack))
         e.finish()
 
     services = []
+    phase_ids = [p.id for p in info.phases]
     for where, raw in _entries(data, "withdrawn_services", path, problems, required=False):
         e = _Entry(raw, where, problems)
         entry_id, source, published = common(e)
-        services.append(
-            WithdrawnService(entry_id, e.get("workers", _text), e.get("service", _text), e.get("phase", _one_of(PHASES)), source, published)
-        )
+        start, until = window(e)
+        ended = e.get("ended", _time, required=False)
+        if ended is not None and published is not None and ended <= published:
+            e.fail(f"'ended' {ended.isoformat()} is not after 'published' {published.isoformat()}")
+        services.append(WithdrawnService(
+            entry_id, e.get("workers", _text), e.get("service", _text), e.get("phase", _one_of(phase_ids)), source,
+            published, ended, fr=french(e, ("workers", "service")), pack=pack, start=start, until=until))
         e.finish()
 
     timeline = []
@@ -340,11 +288,14 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
                 source,
                 published,
                 e.get("approximate", _bool, required=False, default=False),
+                fr=french(e, ("text",)),
+                pack=pack,
             )
         )
         e.finish()
 
-    cards = [_card(e, common, boards) for e in
+    card_topics = {*intents, *topics}
+    cards = [_card(e, common, boards, card_topics, pack) for e in
              (_Entry(raw, where, problems) for where, raw in _entries(data, "cards", path, problems, required=False))]
     card_ids = {card.id for card in cards}
     for card in cards:
@@ -354,14 +305,16 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str]) -> KnowledgeFile:
     if problems:
         raise LoadError(path, problems)
     return KnowledgeFile(
-        path, tuple(sources.values()), tuple(facts), tuple(statuses), tuple(services), tuple(timeline), tuple(cards)
+        path, tuple(sources.values()), tuple(facts), tuple(statuses), tuple(services), tuple(timeline), tuple(cards),
+        pack=info, warnings=tuple(warnings),
     )
 
 
 CARD_FRENCH_FIELDS = ("question", "answer", "details", "phrasings")
 
 
-def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boards: set[str]) -> Card:
+def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boards: set[str], topics: set[str],
+          pack: str) -> Card:
     """One entry of `cards:`, its problems collected in the entry's list."""
     entry_id, source, published = common(e)
     card_boards = e.get("boards", _strings, required=False, default=())
@@ -374,7 +327,7 @@ def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boar
     fr = e.get("fr", _french_texts, required=False)
     card = Card(
         entry_id,
-        e.get("topic", _ident),
+        e.get("topic", _topic(topics)),
         e.get("question", _text),
         e.get("answer", _text),
         source,
@@ -385,15 +338,34 @@ def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boar
         valid_until=valid_until,
         replaces=e.get("replaces", _ident, required=False, default=""),
         fr=fr,
+        pack=pack,
     )
     e.finish()
     return card
 
 
-def _french_texts(value: Any) -> dict:
-    if not isinstance(value, dict):
-        raise ValueError(f"expected a mapping of French texts ({', '.join(CARD_FRENCH_FIELDS)}), got {value!r}")
-    unknown = sorted(set(map(str, value)) - set(CARD_FRENCH_FIELDS))
-    if unknown:
-        raise ValueError(f"unknown French field(s) {', '.join(unknown)}; known: {', '.join(CARD_FRENCH_FIELDS)}")
-    return {key: (_strings(text) if key == "phrasings" else _text(text)) for key, text in value.items()}
+def _topic(topics: set[str]) -> Callable[[Any], str]:
+    def convert(value: Any) -> str:
+        topic = _ident(value)
+        if topic not in topics:
+            raise ValueError(f"{topic!r} is neither an intent nor a topic of the pack (pack.topics); "
+                             f"known: {', '.join(sorted(topics))}")
+        return topic
+
+    return convert
+
+
+def _french_of(keys: tuple[str, ...]) -> Callable[[Any], dict]:
+    """The converter of an entry's `fr:` mapping holding French for `keys`."""
+    def convert(value: Any) -> dict:
+        if not isinstance(value, dict):
+            raise ValueError(f"expected a mapping of French texts ({', '.join(keys)}), got {value!r}")
+        unknown = sorted(set(map(str, value)) - set(keys))
+        if unknown:
+            raise ValueError(f"unknown French field(s) {', '.join(unknown)}; known: {', '.join(keys)}")
+        return {key: (_strings(text) if key == "phrasings" else _text(text)) for key, text in value.items()}
+
+    return convert
+
+
+_french_texts = _french_of(CARD_FRENCH_FIELDS)  # a card's French: phrasings are a list

@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime
 
-STATUSES = ("open", "open_reduced_services", "closures_possible", "closed", "unknown")
+# Built-in status ids (their words: knowledge.packs.BUILTIN_STATUSES); a pack may name more.
+STATUSES = ("open", "open_reduced_services", "closures_possible", "closed", "closed_for_in_person", "remote_learning",
+            "unknown")
 SYSTEMS = ("public", "catholic")
 LANGUAGES = ("english", "french")
-PHASES = ("work_to_rule", "full_strike")
+PHASES = ("work_to_rule", "full_strike")  # of a file without a `pack:` header
 FACT_TOPICS = (
     "who_is_affected",
     "dispute_issues",
@@ -28,8 +30,16 @@ TIMELINE_KINDS = (
     "bargaining",
     "deal",
     "called_off",
+    "law_passed",
+    "law_repealed",
+    "schools_closed",
+    "schools_reopen",
+    "return_to_work",
     "other",
 )
+# The intents a pack's topics may map onto (the stable contract of `ask`; config/intents.yaml names them).
+ANSWER_INTENTS = ("school_status", "strike_dates", "withdrawn_services", "childcare", "negotiations",
+                  "who_is_affected", "dispute_issues", "work_to_rule", "updates_source", "unknown")
 ALL_BOARDS = "all"
 
 
@@ -50,15 +60,20 @@ class Source:
     title: str
     published: datetime
     approximate: bool = False
+    fr: dict | None = None  # French texts: title
+    pack: str = ""  # the pack (dispute) it belongs to
 
 
 @dataclass(frozen=True, slots=True)
 class Fact:
     id: str
-    topic: str
+    topic: str  # an intent; a pack's own topic is read back as the intent it maps onto
     text: str
     source: str
     published: datetime
+    fr: dict | None = None  # French texts: text
+    pack: str = ""
+    pack_topic: str = ""  # the pack's own topic as written ("bill_28"), "" when it is an intent
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +88,8 @@ class Status:
     published: datetime
     author: str = ""  # "" for loaded files; "platform:user_id" for staff updates
     retracted: datetime | None = None  # undone by staff at this time
+    fr: dict | None = None  # French texts: summary
+    pack: str = ""
 
     def covers(self, day: date) -> bool:
         return self.start <= day and (self.until is None or day <= self.until)
@@ -89,6 +106,13 @@ class WithdrawnService:
     ended: datetime | None = None  # the service came back at this time
     author: str = ""
     retracted: datetime | None = None
+    fr: dict | None = None  # French texts: workers, service
+    pack: str = ""
+    start: date | None = None  # optional validity window (dates, inclusive)
+    until: date | None = None
+
+    def covers(self, day: date) -> bool:
+        return (self.start is None or self.start <= day) and (self.until is None or day <= self.until)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +126,8 @@ class TimelineEvent:
     approximate: bool = False
     author: str = ""
     retracted: datetime | None = None
+    fr: dict | None = None  # French texts: text
+    pack: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +148,8 @@ class Card:
     fr: dict | None = None  # French texts: question, answer, details, phrasings
     author: str = ""  # "" for loaded files; "platform:user_id" for cards taught in chat
     retracted: datetime | None = None  # undone by staff at this time
+    pack: str = ""
+    pack_topic: str = ""  # the pack's own topic as written ("bill_28"), "" when `topic` is an intent
 
     def applies_to(self, board_id: str | None) -> bool:
         return not self.boards or board_id in self.boards
@@ -138,3 +166,5 @@ class KnowledgeFile:
     withdrawn_services: tuple[WithdrawnService, ...]
     timeline: tuple[TimelineEvent, ...]
     cards: tuple[Card, ...] = ()
+    pack: object = None  # the knowledge.packs.PackInfo of its `pack:` header (or the legacy one)
+    warnings: tuple[str, ...] = ()  # not errors: e.g. an entry without its French text

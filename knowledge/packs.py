@@ -8,11 +8,12 @@ the two phases of 2019, so files written before packs existed keep loading.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
+from knowledge import fields
 from knowledge.model import ALL_BOARDS
 
 # Status words every pack may use, in English and French.
@@ -102,17 +103,22 @@ def legacy_header(path: str | Path) -> PackInfo:
     return PackInfo(id=stem, title=stem, phases=LEGACY_PHASES)
 
 
+CONVERTERS = {"text": fields._text, "ident": fields._ident, "date": fields._date, "time": fields._time,
+              "strings": fields._strings}
+# Lengths staff texts may have: an example fits a /help line, a note one line of a reply.
+LIMITS = {"examples": 80, "note": 200, "note_fr": 240, "end_text": 300, "end_text_fr": 360, "title": 120}
+MAX_EXAMPLES = 8
+
 HEADER_FIELDS = {
     "id", "title", "title_fr", "region", "boards", "who", "who_fr", "started", "ended", "end_text",
     "end_text_fr", "phases", "statuses", "topics", "examples", "note", "note_fr",
 }
 
 
-def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ...], convert, problems: list[str]) -> PackInfo:
+def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ...], problems: list[str]) -> PackInfo:
     """Validate a `pack:` mapping; problems go to `problems` as 'pack.FIELD: what is wrong'.
 
-    `convert` gives the loader's converters (text, ident, date, time, strings) so
-    every file error reads the same way.
+    The field converters are the loader's (knowledge.fields), so every file error reads the same way.
     """
     if not isinstance(raw, dict):
         problems.append(f"pack: must be a mapping (id, title, phases, ...), got {type(raw).__name__}")
@@ -125,7 +131,7 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
                 problems.append(f"{where}: '{key}' is missing")
             return None
         try:
-            return getattr(convert, kind)(value)
+            return CONVERTERS[kind](value)
         except (TypeError, ValueError) as exc:
             problems.append(f"{where}.{key}: {exc}")
             return None
@@ -177,6 +183,16 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
             if item.id in seen:
                 problems.append(f"pack: {kind} id {item.id!r} is used twice")
             seen.add(item.id)
+    for key, limit in LIMITS.items():
+        values = raw.get(key)
+        for value in (values if isinstance(values, list) else [values]):
+            if isinstance(value, str) and len(" ".join(value.split())) > limit:
+                problems.append(f"pack.{key}: {len(' '.join(value.split()))} characters; at most {limit}")
+    if isinstance(raw.get("examples"), list) and len(raw["examples"]) > MAX_EXAMPLES:
+        problems.append(f"pack.examples: {len(raw['examples'])} examples; at most {MAX_EXAMPLES}")
+    started, ended = get("started", "date"), get("ended", "time")
+    if started and ended and ended.date() < started:
+        problems.append(f"pack.ended: {ended.isoformat()} is before 'started' {started}")
     return PackInfo(
         id=get("id", "ident", True) or legacy_header(path).id,
         title=get("title", "text", True) or "",
@@ -185,8 +201,8 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
         boards=boards,
         who=get("who", "text") or "",
         who_fr=get("who_fr", "text") or "",
-        started=get("started", "date"),
-        ended=get("ended", "time"),
+        started=started,
+        ended=ended,
         end_text=get("end_text", "text") or "",
         end_text_fr=get("end_text_fr", "text") or "",
         phases=tuple(phases) or LEGACY_PHASES,
@@ -211,3 +227,56 @@ def _no_extra(item: dict, known: set[str], where: str, problems: list[str]) -> N
     extra = sorted(set(map(str, item)) - known)
     if extra:
         problems.append(f"{where}: unknown field(s) {', '.join(extra)}")
+
+
+def header_to_json(info: PackInfo) -> dict:
+    """A header as plain JSON values (the `packs` table keeps it so)."""
+    data = asdict(info)
+    data.pop("extra", None)
+    for key in ("started", "ended"):
+        data[key] = data[key].isoformat() if data[key] else None
+    for phase in data["phases"]:
+        phase["start"] = phase["start"].isoformat() if phase["start"] else None
+        phase["until"] = phase["until"].isoformat() if phase["until"] else None
+    return data
+
+
+def header_from_json(data: dict) -> PackInfo:
+    def day(text):
+        return date.fromisoformat(text) if text else None
+
+    return PackInfo(
+        **{k: v for k, v in data.items() if k in ("id", "title", "title_fr", "region", "who", "who_fr", "end_text",
+                                                   "end_text_fr", "note", "note_fr")},
+        boards=tuple(data.get("boards") or (ALL_BOARDS,)),
+        started=day(data.get("started")),
+        ended=datetime.fromisoformat(data["ended"]) if data.get("ended") else None,
+        phases=tuple(Phase(p["id"], p["name"], p.get("name_fr", ""), day(p.get("start")), day(p.get("until")))
+                     for p in data.get("phases") or ()),
+        statuses=tuple(StatusWords(**s) for s in data.get("statuses") or ()),
+        topics=tuple(PackTopic(**t) for t in data.get("topics") or ()),
+        examples=tuple(data.get("examples") or ()),
+    )
+
+
+def header_to_yaml(info: PackInfo) -> dict:
+    """A header as the `pack:` mapping of a file (for `kb export`), empty fields left out."""
+    data = header_to_json(info)
+    out: dict = {}
+    for key in ("id", "title", "title_fr", "region", "boards", "who", "who_fr", "started", "ended", "end_text",
+                "end_text_fr"):
+        value = data.get(key)
+        if key == "boards":
+            value = ALL_BOARDS if list(value) == [ALL_BOARDS] else list(value)
+        if value:
+            out[key] = value
+    out["phases"] = [{k: v for k, v in (("id", p["id"]), ("name", p["name"]), ("name_fr", p["name_fr"]),
+                                        ("from", p["start"]), ("until", p["until"])) if v}
+                     for p in data["phases"]]
+    for key in ("statuses", "topics"):
+        if data[key]:
+            out[key] = [{k: v for k, v in item.items() if v} for item in data[key]]
+    for key in ("examples", "note", "note_fr"):
+        if data[key]:
+            out[key] = list(data[key]) if key == "examples" else data[key]
+    return out

@@ -8,6 +8,7 @@ from datetime import date, datetime
 from typing import Any
 
 from knowledge.model import Board, Card, Fact, Source, Status, TimelineEvent, WithdrawnService
+from knowledge.packs import PackInfo, header_from_json
 from knowledge.snapshot import Knowledge
 
 
@@ -29,38 +30,73 @@ def row_of(entry: Any, origin: str) -> dict:
             row[key] = int(value)
         elif isinstance(value, (tuple, list, dict)):
             row[key] = json.dumps(value, ensure_ascii=False)
+    row.pop("pack_topic", None)
+    if getattr(entry, "pack_topic", ""):  # read back as its intent: written as the pack's topic
+        row["topic"] = entry.pack_topic
     row["origin"] = origin
     return row
 
 
-def read_knowledge(db) -> Knowledge:
-    """Every knowledge table read into a snapshot."""
+def active_packs(db) -> list[PackInfo]:
+    """The headers of the active packs, in the order `kb use` gave them."""
+    return [header_from_json(json.loads(r["header"]))
+            for r in db.query("SELECT header FROM packs WHERE active > 0 ORDER BY active, id")]
+
+
+def read_knowledge(db, pack_ids: list[str] | None = None) -> Knowledge:
+    """The boards, and every entry of the active packs, read into a snapshot.
+
+    A pack's own topic ("bill_28") is read as the intent it maps onto, so
+    answering needs to know nothing about packs; the topic as written is kept
+    in `pack_topic`.
+    """
+    packs = active_packs(db) if pack_ids is None else [
+        header_from_json(json.loads(r["header"])) for r in db.query(
+            f"SELECT header FROM packs WHERE id IN ({', '.join('?' * len(pack_ids))})", pack_ids)]
+    names = [p.id for p in packs] or [""]
+    where = f"pack IN ({', '.join('?' * len(names))})"
+    intent_of = {(p.id, t.id): t.intent for p in packs for t in p.topics}
+
+    def rows(table: str, order: str):
+        return db[table].rows_where(where, names, order_by=order)
+
+    def topic(r) -> tuple[str, str]:
+        intent = intent_of.get((r["pack"], r["topic"]))
+        return (intent, r["topic"]) if intent else (r["topic"], "")
+
     boards = [
         Board(r["id"], r["name"], r["system"], r["language"], r["website"],
               tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")))
         for r in db["boards"].rows_where(order_by="id")
     ]
-    sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"])) for r in db["sources"].rows]
-    facts = [Fact(r["id"], r["topic"], r["text"], r["source"], _time(r["published"])) for r in db["facts"].rows_where(order_by="published, id")]
+    sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"]), _json(r["fr"]), r["pack"])
+               for r in rows("sources", "file")]
+    facts = [Fact(r["id"], *topic(r)[:1], r["text"], r["source"], _time(r["published"]), _json(r["fr"]), r["pack"],
+                  topic(r)[1]) for r in rows("facts", "published, id")]
     statuses = [
         Status(r["id"], r["board"], _day(r["start"]), _day(r["until"]), r["status"], r["summary"], r["source"],
-               _time(r["published"]), r["author"] or "", _time(r["retracted"]))
-        for r in db["statuses"].rows_where(order_by="published, id")
+               _time(r["published"]), r["author"] or "", _time(r["retracted"]), _json(r["fr"]), r["pack"])
+        for r in rows("statuses", "published, id")
     ]
     services = [
         WithdrawnService(r["id"], r["workers"], r["service"], r["phase"], r["source"], _time(r["published"]),
-                         _time(r["ended"]), r["author"] or "", _time(r["retracted"]))
-        for r in db["withdrawn_services"].rows_where(order_by="published, id")
+                         _time(r["ended"]), r["author"] or "", _time(r["retracted"]), _json(r["fr"]), r["pack"],
+                         _day(r["start"]), _day(r["until"]))
+        for r in rows("withdrawn_services", "published, id")
     ]
     events = [
         TimelineEvent(r["id"], r["kind"], _day(r["day"]), r["text"], r["source"], _time(r["published"]),
-                      bool(r["approximate"]), r["author"] or "", _time(r["retracted"]))
-        for r in db["timeline"].rows_where(order_by="day, published, id")
+                      bool(r["approximate"]), r["author"] or "", _time(r["retracted"]), _json(r["fr"]), r["pack"])
+        for r in rows("timeline", "day, published, id")
     ]
     cards = [
-        Card(r["id"], r["topic"], r["question"], r["answer"], r["source"], _time(r["published"]), r["details"] or "",
+        Card(r["id"], topic(r)[0], r["question"], r["answer"], r["source"], _time(r["published"]), r["details"] or "",
              tuple(json.loads(r["phrasings"] or "[]")), tuple(json.loads(r["boards"] or "[]")), _time(r["valid_until"]),
-             r["replaces"] or "", json.loads(r["fr"]) if r["fr"] else None, r["author"] or "", _time(r["retracted"]))
-        for r in db["cards"].rows_where(order_by="published, id")
+             r["replaces"] or "", _json(r["fr"]), r["author"] or "", _time(r["retracted"]), r["pack"], topic(r)[1])
+        for r in rows("cards", "published, id")
     ]
-    return Knowledge(boards, sources, facts, statuses, services, events, cards)
+    return Knowledge(boards, sources, facts, statuses, services, events, cards, packs)
+
+
+def _json(value: str | None):
+    return json.loads(value) if value else None

@@ -11,11 +11,14 @@ Version history: 1 the first release (knowledge, users, subscriptions, audit,
 question log; admin and roles tables created on first use by their modules);
 2 answer cards; 3 admin tables here, audit with the real time and the
 actor's name, undo records that can take back role grants, the answer's
-confidence in the question log (for /unanswered), a store id.
+confidence in the question log (for /unanswered), a store id; 4 knowledge packs: a `pack`
+column on every knowledge table and a `packs` table (header, active set), French texts (`fr`) on
+sources, facts, statuses, services and timeline, validity windows on services.
 """
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import uuid
 from collections.abc import Callable
@@ -37,19 +40,24 @@ def _text_table(name: str, columns: str, pk: str) -> str:
 TABLES: tuple[Table, ...] = (
     # ------------------------------------------------------------ knowledge
     Table("boards", _text_table("boards", "id name system language website aliases municipalities", "id")),
-    Table("sources", 'CREATE TABLE IF NOT EXISTS "sources" ("file" TEXT PRIMARY KEY, "title" TEXT, '
-                     '"published" TEXT, "approximate" INTEGER)'),
-    Table("facts", _text_table("facts", "id topic text source published origin", "id")),
+    Table("packs", 'CREATE TABLE IF NOT EXISTS "packs" ("id" TEXT PRIMARY KEY, "title" TEXT, "header" TEXT, '
+                   '"active" INTEGER NOT NULL DEFAULT 0, "origin" TEXT, "loaded" TEXT)'),  # active: 0, or its place
+    # Each pack has its own ids: the key of every knowledge table starts with the pack.
+    Table("sources", 'CREATE TABLE IF NOT EXISTS "sources" ("file" TEXT, "title" TEXT, '
+                     '"published" TEXT, "approximate" INTEGER, "fr" TEXT, "pack" TEXT, PRIMARY KEY (pack, file))'),
+    Table("facts", _text_table("facts", "id topic text source published origin fr pack pack_topic", "pack, id")),
     Table("statuses", _text_table(
-        "statuses", "id board start until status summary source published author retracted origin", "id")),
+        "statuses", "id board start until status summary source published author retracted origin fr pack",
+        "pack, id")),
     Table("withdrawn_services", _text_table(
-        "withdrawn_services", "id workers service phase source published ended author retracted origin", "id")),
-    Table("timeline", 'CREATE TABLE IF NOT EXISTS "timeline" ("id" TEXT PRIMARY KEY, "kind" TEXT, "day" TEXT, '
+        "withdrawn_services", "id workers service phase source published ended author retracted origin fr pack "
+                              "start until", "pack, id")),
+    Table("timeline", 'CREATE TABLE IF NOT EXISTS "timeline" ("id" TEXT, "kind" TEXT, "day" TEXT, '
                       '"text" TEXT, "source" TEXT, "published" TEXT, "approximate" INTEGER, "author" TEXT, '
-                      '"retracted" TEXT, "origin" TEXT)'),
+                      '"retracted" TEXT, "origin" TEXT, "fr" TEXT, "pack" TEXT, PRIMARY KEY (pack, id))'),
     Table("cards", _text_table(
         "cards", "id topic question answer source published details phrasings boards valid_until replaces fr "
-                 "author retracted origin", "id")),
+                 "author retracted origin pack pack_topic", "pack, id")),
     # ----------------------------------------------------------- the people
     Table("users", _text_table("users", "platform user_id board pending updated", "platform, user_id")),
     Table("subscriptions", 'CREATE TABLE IF NOT EXISTS "subscriptions" ("platform" TEXT, "chat_id" TEXT, '
@@ -124,9 +132,46 @@ def _to_3(conn: sqlite3.Connection) -> None:
     _add_columns(conn, "question_log", {"confidence": "REAL"})
 
 
+KNOWLEDGE_TABLES = ("sources", "facts", "statuses", "withdrawn_services", "timeline", "cards")
+
+
+def _to_4(conn: sqlite3.Connection) -> None:
+    """Packs: what an older database holds becomes one pack, named after the file it was loaded from, active."""
+    for table in KNOWLEDGE_TABLES:
+        _add_columns(conn, table, {"pack": "TEXT", "fr": "TEXT"})
+    _add_columns(conn, "facts", {"pack_topic": "TEXT"})
+    _add_columns(conn, "cards", {"pack_topic": "TEXT"})
+    _add_columns(conn, "withdrawn_services", {"start": "TEXT", "until": "TEXT"})
+    if not _columns(conn, "facts"):
+        return
+    origins = [row[0] for row in conn.execute(
+        "SELECT origin FROM facts WHERE origin != 'staff' UNION ALL SELECT origin FROM statuses WHERE origin != 'staff'")]
+    stem = max(set(origins), key=origins.count) if origins else "cupe-2019"
+    pack = stem.rsplit("/", 1)[-1].removesuffix(".yaml").removesuffix(".yml")
+    shapes = {t.name: t.create for t in TABLES}
+    for table in KNOWLEDGE_TABLES:
+        if not _columns(conn, table):
+            continue  # made at its latest shape by the catch-up
+        conn.execute(f'UPDATE "{table}" SET pack = ? WHERE pack IS NULL', (pack,))
+        # The key becomes (pack, id): SQLite changes a key only by copying into a new table.
+        columns = ", ".join(f'"{c}"' for c in sorted(_columns(conn, table)))
+        conn.execute(f'ALTER TABLE "{table}" RENAME TO "{table}_v3"')
+        conn.execute(shapes[table])
+        conn.execute(f'INSERT INTO "{table}" ({columns}) SELECT {columns} FROM "{table}_v3"')
+        conn.execute(f'DROP TABLE "{table}_v3"')
+    conn.execute(shapes["packs"])
+    title = "2019 CUPE education workers' job action" if pack == "cupe-2019" else pack
+    header = json.dumps({"id": pack, "title": title, "phases": [
+        {"id": "work_to_rule", "name": "work-to-rule", "name_fr": "grève du zèle"},
+        {"id": "full_strike", "name": "full strike", "name_fr": "grève générale"}]}, ensure_ascii=False)
+    conn.execute("INSERT OR IGNORE INTO packs (id, title, header, active, origin) VALUES (?, ?, ?, 1, ?)",
+                 (pack, title, header, stem))
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
+    (4, "knowledge packs, French texts on entries, service windows", _to_4),
 )
 VERSION = MIGRATIONS[-1][0]
 

@@ -35,6 +35,7 @@ class Knowledge:
         services: list[WithdrawnService],
         timeline: list[TimelineEvent],
         cards: list[Card] = (),
+        packs: list = (),
     ):
         self.boards = {b.id: b for b in boards}
         self.sources = {s.file: s for s in sources}
@@ -44,6 +45,7 @@ class Knowledge:
         self.timeline = timeline
         self.cards = list(cards)
         self.card_by_id = {c.id: c for c in self.cards}
+        self.packs = {p.id: p for p in packs}  # the active packs' headers (knowledge.packs.PackInfo), in order
 
     def board(self, board_id: str | None) -> Board | None:
         return self.boards.get(board_id) if board_id else None
@@ -53,7 +55,12 @@ class Knowledge:
         return source.title if source else file
 
     def status_for(self, board_id: str, day: date, at: datetime) -> tuple[Status | None, Status | None]:
-        """(the board's own latest status covering day, the latest province-wide one) as known at `at`."""
+        """(the status that applies to the board on `day`, the latest province-wide one) as known at `at`.
+
+        The newest applicable statement wins: the board's own latest one, unless a
+        province-wide one covering the day is newer (then that one is the board's
+        too); at equal times the board's own wins.
+        """
         own = general = None
         for status in self.statuses:
             if not status.covers(day) or not _visible(status.published, status.retracted, at):
@@ -63,6 +70,8 @@ class Knowledge:
                     own = status
             elif status.board == ALL_BOARDS and (general is None or status.published >= general.published):
                 general = status
+        if own is not None and general is not None and general.published > own.published:
+            own = general
         return own, general
 
     def boards_with_status(self, at: datetime) -> set[str]:
@@ -72,16 +81,25 @@ class Knowledge:
         return [f for f in self.facts if f.topic == topic and f.published <= at]
 
     def services_withdrawn(self, at: datetime) -> list[WithdrawnService]:
+        """Services stopped at `at`: published, not ended, and (with a window) not past its `until`."""
+        day = at.date()
         return [
             s for s in self.services
             if _visible(s.published, s.retracted, at) and (s.ended is None or s.ended > at)
+            and (s.until is None or day <= s.until)
         ]
 
     def services_ended(self, at: datetime) -> list[WithdrawnService]:
+        day = at.date()
         return [
             s for s in self.services
-            if _visible(s.published, s.retracted, at) and s.ended is not None and s.ended <= at
+            if _visible(s.published, s.retracted, at)
+            and ((s.ended is not None and s.ended <= at) or (s.until is not None and s.until < day))
         ]
+
+    def pack_of(self, entry) -> object | None:
+        """The header of the active pack an entry belongs to (None for an entry of no active pack)."""
+        return self.packs.get(getattr(entry, "pack", ""))
 
     def cards_at(self, at: datetime) -> list[Card]:
         """The cards that answer at `at`: published, not retracted, not expired, not replaced by a newer one."""

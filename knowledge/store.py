@@ -40,6 +40,7 @@ from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
 
 SCHEMA_VERSION = schema.VERSION
+PK = ("pack", "id")  # every knowledge entry is keyed by its pack and its id
 log = logging.getLogger("schoolbot.store")
 
 
@@ -190,49 +191,117 @@ class Store:
             self.conn.execute(f"DELETE FROM boards WHERE id NOT IN ({', '.join('?' * len(keep))})", keep)
 
     def load_file(self, kfile: KnowledgeFile) -> dict[str, int]:
-        """Upsert a validated file's entries by id; loading twice changes nothing."""
-        origin = kfile.path
+        """Replace a validated pack's file-loaded entries by the file's; its staff-made entries stay.
+
+        Loading the same file twice changes nothing; no other pack's entries change.
+        A new pack becomes active only when no pack is active (a fresh database).
+        """
+        info = kfile.pack
+        pack, origin = info.id, kfile.path
         counts = {}
+        sections = (("sources", kfile.sources, "file"), ("facts", kfile.facts, "id"), ("statuses", kfile.statuses, "id"),
+                    ("withdrawn_services", kfile.withdrawn_services, "id"), ("timeline", kfile.timeline, "id"),
+                    ("cards", kfile.cards, "id"))
         with self.transaction():
-            self.db["sources"].upsert_all(
-                [{"file": s.file, "title": s.title, "published": _iso(s.published), "approximate": int(s.approximate)} for s in kfile.sources],
-                pk="file",
-            )
-            counts["sources"] = len(kfile.sources)
-            self.db["facts"].upsert_all(
-                [{**asdict(f), "published": _iso(f.published), "origin": origin} for f in kfile.facts], pk="id"
-            )
-            counts["facts"] = len(kfile.facts)
-            for table, entries in (("statuses", kfile.statuses), ("withdrawn_services", kfile.withdrawn_services), ("timeline", kfile.timeline)):
-                self.db[table].upsert_all([self._row(e, origin) for e in entries], pk="id")
+            for table, entries, key in sections:
+                if table == "sources":
+                    staff = " UNION ".join(f'SELECT source FROM "{t}" WHERE origin = \'staff\''
+                                           for t in schema.KNOWLEDGE_TABLES[1:])
+                    self.conn.execute(f"DELETE FROM sources WHERE pack = ? AND file NOT IN ({staff})", (pack,))
+                else:
+                    self.conn.execute(f'DELETE FROM "{table}" WHERE pack = ? AND origin IS NOT \'staff\'', (pack,))
+                rows = [self._row(e, origin) for e in entries]
+                if table == "sources":
+                    for row in rows:
+                        row.pop("origin")
+                self.db[table].upsert_all(rows, pk=("pack", key))
                 counts[table] = len(entries)
-            self.db["cards"].upsert_all([self._row(c, origin) for c in kfile.cards], pk="id")
-            counts["cards"] = len(kfile.cards)
+            self._put_pack(info, origin)
         return counts
+
+    def _put_pack(self, info, origin: str) -> None:
+        from knowledge.packs import header_to_json
+
+        active = self.conn.execute("SELECT active FROM packs WHERE id = ?", (info.id,)).fetchone()
+        if active is None:
+            active = (0 if self.active_pack_ids() else 1,)
+        self.conn.execute(
+            "INSERT INTO packs (id, title, header, active, origin, loaded) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(id) DO UPDATE SET title = excluded.title, header = excluded.header, origin = excluded.origin, "
+            "loaded = excluded.loaded",
+            (info.id, info.title, json.dumps(header_to_json(info), ensure_ascii=False), active[0], origin,
+             _iso(utcnow())))
+
+    # ----------------------------------------------------------------- packs
+    def packs(self) -> list[dict]:
+        """Every pack in the database: id, title, active place (0 = not active), origin, counts."""
+        out = []
+        for pack_id, title, active, origin in self.conn.execute(
+                "SELECT id, title, active, origin FROM packs ORDER BY id").fetchall():
+            counts = {t: self.conn.execute(f'SELECT COUNT(*) FROM "{t}" WHERE pack = ?', (pack_id,)).fetchone()[0]
+                      for t in schema.KNOWLEDGE_TABLES}
+            out.append({"id": pack_id, "title": title, "active": active, "origin": origin, "counts": counts})
+        return out
+
+    def active_pack_ids(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT id FROM packs WHERE active > 0 ORDER BY active, id")]
+
+    def use_packs(self, pack_ids: list[str]) -> None:
+        """Make exactly these packs active, in this order (the first gets staff changes)."""
+        known = {r[0] for r in self.conn.execute("SELECT id FROM packs")}
+        unknown = [p for p in pack_ids if p not in known]
+        if unknown:
+            raise KeyError(", ".join(unknown))
+        with self.transaction():
+            self.conn.execute("UPDATE packs SET active = 0")
+            for place, pack_id in enumerate(dict.fromkeys(pack_ids), start=1):
+                self.conn.execute("UPDATE packs SET active = ? WHERE id = ?", (place, pack_id))
+
+    def remove_pack(self, pack_id: str) -> dict[str, int]:
+        """Delete a pack and every entry of it (staff-made ones too). Returns what was deleted."""
+        with self.transaction():
+            if self.conn.execute("SELECT 1 FROM packs WHERE id = ?", (pack_id,)).fetchone() is None:
+                raise KeyError(pack_id)
+            counts = {t: self.conn.execute(f'DELETE FROM "{t}" WHERE pack = ?', (pack_id,)).rowcount
+                      for t in schema.KNOWLEDGE_TABLES}
+            self.conn.execute("DELETE FROM packs WHERE id = ?", (pack_id,))
+        return counts
+
+    def staff_pack(self) -> str:
+        """The pack staff changes made in chat go into: the first active one."""
+        active = self.active_pack_ids()
+        return active[0] if active else ""
+
+    def _staff_row(self, entry, origin: str) -> dict:
+        row = self._row(entry, origin)
+        if not row.get("pack"):
+            row["pack"] = self.staff_pack()
+        return row
 
     _row = staticmethod(row_of)
 
     def put_status(self, status: Status, origin: str = "staff") -> None:
         with self.transaction():
-            self.db["statuses"].upsert(self._row(status, origin), pk="id")
+            self.db["statuses"].upsert(self._staff_row(status, origin), pk=PK)
 
     def put_service(self, service: WithdrawnService, origin: str = "staff") -> None:
         with self.transaction():
-            self.db["withdrawn_services"].upsert(self._row(service, origin), pk="id")
+            self.db["withdrawn_services"].upsert(self._staff_row(service, origin), pk=PK)
 
     def put_event(self, event: TimelineEvent, origin: str = "staff") -> None:
         with self.transaction():
-            self.db["timeline"].upsert(self._row(event, origin), pk="id")
+            self.db["timeline"].upsert(self._staff_row(event, origin), pk=PK)
 
     def put_source(self, source: Source) -> None:
         with self.transaction():
             self.conn.execute(
-                "INSERT INTO sources (file, title, published, approximate) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT(file) DO NOTHING", (source.file, source.title, _iso(source.published), int(source.approximate)))
+                "INSERT INTO sources (file, title, published, approximate, pack) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT(pack, file) DO NOTHING",
+                (source.file, source.title, _iso(source.published), int(source.approximate), source.pack or self.staff_pack()))
 
     def put_card(self, card: Card, origin: str = "staff") -> None:
         with self.transaction():
-            self.db["cards"].upsert(self._row(card, origin), pk="id")
+            self.db["cards"].upsert(self._staff_row(card, origin), pk=PK)
 
     def knowledge(self) -> Knowledge:
         """The current knowledge, rebuilt only when the database changed."""

@@ -101,7 +101,9 @@ def test_kb_show_and_load(capsys, db, tmp_path):
     )
     for _ in range(2):  # loading twice changes nothing
         code, out, _ = run(capsys, "kb", "load", str(extra), "--db", db)
-        assert code == 0 and "1 statuses" in out
+        assert code == 0 and "1 statuses" in out and "pack extra loaded" in out and "not active" in out
+    code, out, _ = run(capsys, "kb", "use", "cupe-2019", "extra", "--db", db)  # a file without a header: a pack
+    assert code == 0
     code, out, _ = run(capsys, "kb", "show", "ocdsb", "--db", db)
     assert out.count("Ottawa-Carleton is reviewing.") == 1
 

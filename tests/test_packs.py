@@ -1,10 +1,5 @@
-from types import SimpleNamespace
+from knowledge.packs import LEGACY_PHASES, header_from_json, header_to_json, legacy_header, read_header
 
-from knowledge import loading
-from knowledge.packs import LEGACY_PHASES, legacy_header, read_header
-
-CONVERT = SimpleNamespace(text=loading._text, ident=loading._ident, date=loading._date, time=loading._time,
-                          strings=loading._strings)
 INTENTS = ("school_status", "dispute_issues", "unknown")
 
 HEADER = {
@@ -18,7 +13,7 @@ HEADER = {
 
 def test_a_header_with_its_own_phase_status_and_topic():
     problems: list[str] = []
-    info = read_header(HEADER, "walkout.yaml", {"tdsb", "pdsb"}, INTENTS, CONVERT, problems)
+    info = read_header(HEADER, "walkout.yaml", {"tdsb", "pdsb"}, INTENTS, problems)
     assert problems == []
     assert info.phase("walkout").name_fr == "débrayage" and info.phase("walkout").until.day == 7
     assert info.status_words("online_only") == "closed to students; classes are online"
@@ -35,7 +30,7 @@ def test_header_problems_name_the_field():
            "topics": [{"id": "bill_28", "intent": "laws"}]}
     del bad["title"]
     problems: list[str] = []
-    read_header(bad, "walkout.yaml", {"tdsb"}, INTENTS, CONVERT, problems)
+    read_header(bad, "walkout.yaml", {"tdsb"}, INTENTS, problems)
     assert "pack.boards: 'nowhere' is not in boards.yaml" in problems
     assert "pack: 'title' is missing" in problems
     assert any(p.startswith("pack: unknown field 'colour'") for p in problems)
@@ -47,3 +42,17 @@ def test_header_problems_name_the_field():
 def test_a_file_without_a_header_is_a_pack_named_after_it():
     info = legacy_header("config/knowledge/cupe-2019.yaml")
     assert info.id == "cupe-2019" and info.phases == LEGACY_PHASES and info.concerns("anything")
+
+
+def test_a_header_survives_the_packs_table():
+    problems: list[str] = []
+    info = read_header(HEADER, "walkout.yaml", {"tdsb", "pdsb"}, INTENTS, problems)
+    assert header_from_json(header_to_json(info)) == info
+
+
+def test_staff_texts_have_length_limits():
+    problems: list[str] = []
+    read_header({**HEADER, "note": "x " * 150, "examples": ["is school open?"] * 9}, "w.yaml", {"tdsb", "pdsb"},
+                INTENTS, problems)
+    assert "pack.note: 299 characters; at most 200" in problems
+    assert "pack.examples: 9 examples; at most 8" in problems

@@ -1,4 +1,4 @@
-"""`schoolbot kb load`, `kb show` and `kb export`: the knowledge base from the terminal."""
+"""`schoolbot kb list|use|load|remove|validate|show|export`: knowledge packs from the terminal (docs/packs.md)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,76 @@ def cmd_kb_load(args: argparse.Namespace) -> int:
         if isinstance(data, dict) and "boards" in data:
             count = load_boards_file(store, path)
             print(f"{path}: {count} boards loaded")
-        else:
-            counts = load_knowledge_file(store, path)
-            print(f"{path}: loaded " + ", ".join(f"{n} {name}" for name, n in counts.items()))
+            continue
+        counts = load_knowledge_file(store, path)
+        pack = next(p for p in store.packs() if p["origin"] == str(path))
+        state = ("active" if pack["active"] else
+                 f"not active: `schoolbot kb use {pack['id']}` to switch to it, or "
+                 f"`schoolbot kb use {' '.join([*store.active_pack_ids(), pack['id']])}` to add it")
+        print(f"{path}: pack {pack['id']} loaded: " + ", ".join(f"{n} {name}" for name, n in counts.items())
+              + f" ({state})")
+    return 0
+
+
+def cmd_kb_validate(args: argparse.Namespace) -> int:
+    from knowledge.loader import validate_knowledge_file
+
+    _, store = open_from(args)
+    for path in args.files:
+        kfile = validate_knowledge_file(store, path)
+        entries = {"sources": kfile.sources, "facts": kfile.facts, "cards": kfile.cards, "statuses": kfile.statuses,
+                   "withdrawn_services": kfile.withdrawn_services, "timeline": kfile.timeline}
+        print(f"{path}: pack {kfile.pack.id} ({kfile.pack.title}) is valid: "
+              + ", ".join(f"{len(v)} {k}" for k, v in entries.items()) + "; nothing loaded")
+        for warning in kfile.warnings[:10]:
+            print(f"  warning: {warning}")
+        if len(kfile.warnings) > 10:
+            print(f"  ... and {len(kfile.warnings) - 10} more warnings")
+    return 0
+
+
+def cmd_kb_list(args: argparse.Namespace) -> int:
+    settings, store = open_from(args)
+    packs = store.packs()
+    if not packs:
+        print(f"no pack in {settings.database.path}; load one: schoolbot kb load FILE")
+        return 0
+    for pack in packs:
+        mark = "*" if pack["active"] else " "
+        counts = ", ".join(f"{n} {k}" for k, n in pack["counts"].items() if n)
+        print(f"{mark} {pack['id']:<24} {pack['title']}\n    {counts or 'empty'}; from {pack['origin']}")
+    print("* = active (answers come from these). Switch: schoolbot kb use PACK [PACK...]")
+    return 0
+
+
+def cmd_kb_use(args: argparse.Namespace) -> int:
+    _, store = open_from(args)
+    try:
+        store.use_packs(args.packs)
+    except KeyError as missing:
+        known = ", ".join(p["id"] for p in store.packs()) or "none"
+        raise UsageError(f"no pack {missing.args[0]} in the database (known: {known}); "
+                         "load it first: schoolbot kb load FILE") from None
+    print("active: " + ", ".join(args.packs) + (" (staff changes in chat go into "
+                                                f"{args.packs[0]})" if len(args.packs) > 1 else ""))
+    return 0
+
+
+def cmd_kb_remove(args: argparse.Namespace) -> int:
+    _, store = open_from(args)
+    try:
+        counts = store.remove_pack(args.pack)
+    except KeyError:
+        raise UsageError(f"no pack {args.pack} in the database; `schoolbot kb list` shows them") from None
+    print(f"pack {args.pack} removed: " + ", ".join(f"{n} {k}" for k, n in counts.items())
+          + (f". Active now: {', '.join(store.active_pack_ids())}" if store.active_pack_ids()
+             else ". No pack is active now: schoolbot kb use PACK"))
     return 0
 
 
 def cmd_kb_show(args: argparse.Namespace) -> int:
-    from bot.answers import STATUS_WORDS, when_published
+    from bot.answers import when_published
+    from knowledge.packs import PackInfo
 
     settings, store = open_from(args)
     knowledge = store.knowledge()
@@ -55,42 +117,67 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
         until = s.until.isoformat() if s.until else "further notice"
         scope = "province-wide" if s.board == "all" else board.id
         retracted = " [undone]" if s.retracted else ""
-        print(f"  {s.start} to {until} [{scope}] {STATUS_WORDS[s.status]}{retracted}\n"
+        words = knowledge.packs.get(s.pack, PackInfo("", "")).status_words(s.status)
+        print(f"  {s.start} to {until} [{scope}] {words}{retracted}\n"
               f"    {s.summary}\n    source {s.source}, as of {when_published(s.published)}")
     return 0
 
 
 def cmd_kb_export(args: argparse.Namespace) -> int:
-    """Write the cards and other entries staff added in chat to a YAML pack that `kb load` reads."""
+    """Write a whole pack (`kb export PACK [FILE]`), or what staff added in chat (`kb export [FILE]`), as YAML."""
     import sys
 
     import yaml
 
-    from bot.admin import export_pack
-
     _, store = open_from(args)
-    pack = export_pack(store)
-    text = ("# Added in chat (/teach, /setstatus, ...) and exported by `schoolbot kb export`.\n"
-            + yaml.safe_dump(pack, allow_unicode=True, sort_keys=False, width=100))
-    counts = ", ".join(f"{len(v)} {k}" for k, v in pack.items()) or "nothing added in chat yet"
-    if args.file in (None, "-"):
+    packs = {p["id"] for p in store.packs()}
+    target, file = args.target, args.file
+    if target in packs:
+        from knowledge.pack_export import export_whole_pack
+
+        pack = export_whole_pack(store, target)
+        head = f"# Pack {target}, exported by `schoolbot kb export` (file entries and those made in chat).\n"
+    else:
+        if file is not None:
+            raise UsageError(f"no pack {target} in the database; `schoolbot kb list` shows them")
+        from bot.admin import export_pack
+
+        file, pack = target, export_pack(store)
+        head = "# Added in chat (/teach, /setstatus, ...) and exported by `schoolbot kb export`.\n"
+    text = head + yaml.safe_dump(pack, allow_unicode=True, sort_keys=False, width=100)
+    counts = ", ".join(f"{len(v)} {k}" for k, v in pack.items() if k != "pack") or "nothing added in chat yet"
+    if file in (None, "-"):
         sys.stdout.write(text)
     else:
-        with open(args.file, "w", encoding="utf-8") as out:
+        with open(file, "w", encoding="utf-8") as out:
             out.write(text)
-        print(f"{args.file}: {counts}")
+        print(f"{file}: {counts}")
     return 0
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    kb = sub.add_parser("kb", help="load or show the knowledge base")
+    kb = sub.add_parser("kb", help="knowledge packs: list, use, load, remove, validate, show, export")
     kb_sub = kb.add_subparsers(dest="kb_command", metavar="ACTION", required=True)
-    p = kb_sub.add_parser("load", parents=[common], help="validate and load YAML files (boards or knowledge)")
+    p = kb_sub.add_parser("list", parents=[common], help="every pack in the database, the active ones marked")
+    p.set_defaults(func=cmd_kb_list)
+    p = kb_sub.add_parser("use", parents=[common], help="answer from these packs only (the first gets chat changes)")
+    p.add_argument("packs", nargs="+", metavar="PACK")
+    p.set_defaults(func=cmd_kb_use)
+    p = kb_sub.add_parser("load", parents=[common],
+                          help="validate and load YAML files (boards, or a pack: replaces that pack's file entries)")
     p.add_argument("files", nargs="+", metavar="FILE")
     p.set_defaults(func=cmd_kb_load)
+    p = kb_sub.add_parser("validate", parents=[common], help="check pack files without loading them")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=cmd_kb_validate)
+    p = kb_sub.add_parser("remove", parents=[common], help="delete a pack and all its entries from the database")
+    p.add_argument("pack", metavar="PACK")
+    p.set_defaults(func=cmd_kb_remove)
     p = kb_sub.add_parser("show", parents=[common], help="list boards, or show one board's statuses")
     p.add_argument("board", nargs="?")
     p.set_defaults(func=cmd_kb_show)
-    p = kb_sub.add_parser("export", parents=[common], help="write what staff added in chat to a YAML pack")
+    p = kb_sub.add_parser("export", parents=[common],
+                          help="write a whole pack (PACK [FILE]) or what staff added in chat ([FILE]) as YAML")
+    p.add_argument("target", nargs="?", metavar="PACK", help="a pack id; without one, what staff added in chat")
     p.add_argument("file", nargs="?", metavar="FILE", help="default: standard output")
     p.set_defaults(func=cmd_kb_export)

@@ -1,0 +1,230 @@
+"""Answers in time and in their pack: how old the news is, whether a dispute is on, which dispute a fact is from.
+
+Everything dispute-specific comes from the active packs' headers (knowledge.packs.PackInfo):
+the status words, the phase names of headings, the status note, the help examples, the
+ended-dispute line. :func:`frame` is the one hook after answering: it
+
+* answers "no information about a job action right now" when no active pack covers the
+  moment asked (the pack ended, or its newest news is more than `answers.coverage_days` old),
+  naming the last dispute it knows of; never a 2019 status for a 2026 Monday;
+* says first, in a status answer, how old its newest news is once older than
+  `answers.stale_after_days` ("My latest news for Peel is from Oct 2, 2019, 5 days ago: ...");
+* puts a dispute's end first ("The job action ended on ...; schools are open as usual.") and
+  drops the notes of strikes to come once it has ended or a deal was announced;
+* names the dispute of the facts when several packs are active.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from knowledge.packs import PackInfo
+
+if TYPE_CHECKING:
+    from bot.core import Turn
+    from knowledge.model import Board
+    from knowledge.snapshot import Knowledge
+
+# Intents whose answer is about what is happening now: old news there is no answer.
+CURRENT_INTENTS = frozenset({"school_status", "withdrawn_services", "childcare"})
+# Timeline kinds after which no strike is to come.
+SETTLED_KINDS = frozenset({"deal", "called_off", "return_to_work", "schools_reopen"})
+_NO_PACK = PackInfo("", "")
+
+
+@lru_cache(maxsize=1)
+def wording():
+    from bot.settings import CONFIG_DIR
+    from bot.wording import load_wording
+
+    return load_wording(CONFIG_DIR / "wording.yaml")
+
+
+def say(key: str, language: str = "en", /, **fields: object) -> str:
+    return wording().say(key, language, **fields)
+
+
+def day_text(day: date | datetime) -> str:
+    """'Oct 2, 2019'."""
+    return f"{day:%b} {day.day}, {day.year}"
+
+
+# ------------------------------------------------------------------ pack words
+def pack_of(knowledge: Knowledge, entry) -> PackInfo:
+    return knowledge.packs.get(getattr(entry, "pack", ""), _NO_PACK)
+
+
+def status_words(knowledge: Knowledge, entry, language: str = "en") -> str:
+    """The words parents see for a status entry: its pack's own words, or the built-in ones."""
+    return pack_of(knowledge, entry).status_words(entry.status, language)
+
+
+def phase_name(knowledge: Knowledge, service, language: str = "en") -> str:
+    """The phase of a withdrawn service as its pack names it ("work-to-rule", "walkout")."""
+    phase = pack_of(knowledge, service).phase(service.phase)
+    if phase is None:
+        return service.phase.replace("_", " ")
+    return phase.name_fr if language == "fr" and phase.name_fr else phase.name
+
+
+def phase_heading(knowledge: Knowledge, service, language: str = "en") -> str:
+    """'During the work-to-rule' (the lead of a line about a phase's services)."""
+    return say("phase_heading", language, phase=phase_name(knowledge, service, language))
+
+
+def phase_order(knowledge: Knowledge, phases: list[str]) -> list[str]:
+    """Phase ids in their packs' order (the order the header lists them)."""
+    order = [p.id for info in knowledge.packs.values() for p in info.phases]
+    return sorted(phases, key=lambda p: order.index(p) if p in order else len(order))
+
+
+def help_text(knowledge: Knowledge, text: str) -> str:
+    """The help with the active packs' titles and examples in place of the generic ones."""
+    intro, found, commands = text.partition("\n\nCommands:\n")
+    packs = list(knowledge.packs.values())
+    examples = [e for info in packs for e in info.examples][:8]
+    if not found or not packs:
+        return text
+    lines = [say("help_intro", titles="; ".join(info.title for info in packs))]
+    if examples:
+        lines.append(say("help_examples") + "\n" + "\n".join(f'- "{e}"' for e in examples))
+        lines.append(say("help_follow_up"))
+    else:
+        lines.append(intro.split("\n\n", 1)[-1])
+    return "\n\n".join(lines) + found + commands
+
+
+# ------------------------------------------------------------------ time
+@dataclass(frozen=True, slots=True)
+class Coverage:
+    """What the active packs say about the moment of a question, for one board."""
+
+    pack: PackInfo | None  # the pack covering it (None: none does)
+    newest: datetime | None  # the newest news of the active packs known at that moment
+    last: PackInfo | None  # the latest pack known of, when none covers it
+    ended: bool = False  # the covering pack has ended (its end line comes first)
+
+
+def _entries(knowledge: Knowledge):
+    return (*knowledge.statuses, *knowledge.timeline, *knowledge.facts, *knowledge.cards, *knowledge.services)
+
+
+def newest_news(knowledge: Knowledge, at: datetime, pack: str | None = None) -> datetime | None:
+    times = [e.published for e in _entries(knowledge)
+             if e.published <= at and getattr(e, "retracted", None) is None and (pack is None or e.pack == pack)]
+    return max(times, default=None)
+
+
+def coverage(knowledge: Knowledge, board: Board | None, at: datetime, coverage_days: int) -> Coverage:
+    board_id = board.id if board else None
+    best: tuple[datetime, PackInfo, bool] | None = None
+    last: tuple[datetime, PackInfo] | None = None
+    for info in knowledge.packs.values():
+        if board_id and not info.concerns(board_id):
+            continue
+        newest = newest_news(knowledge, at, info.id)
+        if newest is None:
+            continue  # nothing of it was out yet
+        ended = info.ended is not None and info.ended <= at
+        end = (info.ended if ended else newest) + timedelta(days=coverage_days)
+        if at <= end and (best is None or newest > best[0]):
+            best = (newest, info, ended)
+        mark = info.ended if ended else newest
+        if last is None or mark > last[0]:
+            last = (mark, info)
+    if best is not None:
+        return Coverage(best[1], best[0], None, best[2])
+    return Coverage(None, None, last[1] if last else None)
+
+
+def no_current_dispute(knowledge: Knowledge, board: Board | None, at: datetime, last: PackInfo,
+                       language: str = "en") -> str:
+    newest = newest_news(knowledge, at, last.id)
+    when = (say("last_dispute_ended", language, day=day_text(last.ended)) if last.ended and last.ended <= at
+            else say("last_dispute_news", language, day=day_text(newest)))
+    title = last.title_fr if language == "fr" and last.title_fr else last.title
+    name = board.name if board else say("your_board", language)
+    return say("no_current_dispute", language, board=name, title=title, when=when)
+
+
+def ended_line(info: PackInfo, language: str = "en") -> str:
+    text = info.end_text_fr if language == "fr" and info.end_text_fr else info.end_text
+    return text or say("dispute_ended", language, day=day_text(info.ended))
+
+
+def _days_ago(published: datetime, at: datetime) -> int:
+    """Calendar days from the news to the question, in the question's time zone."""
+    return (at.date() - published.astimezone(at.tzinfo).date()).days
+
+
+def stale_lead(board: Board | None, published: datetime, at: datetime, language: str = "en") -> str:
+    days = _days_ago(published, at)
+    if board is None:
+        return say("stale_news_lead", language, day=day_text(published), days=days)
+    return say("stale_news_board_lead", language, board=board.name, day=day_text(published), days=days)
+
+
+def _status_news(knowledge: Knowledge, board: Board | None, day: date, at: datetime) -> datetime | None:
+    own, general = knowledge.status_for(board.id if board else "", day, at)
+    times = [s.published for s in (own, general) if s is not None]
+    return max(times, default=None)
+
+
+def _settled(knowledge: Knowledge, at: datetime) -> datetime | None:
+    """When the latest deal / call-off / return was announced (None: none yet)."""
+    times = [e.published for e in knowledge.events(at) if e.kind in SETTLED_KINDS]
+    return max(times, default=None)
+
+
+def _strike_notes(knowledge: Knowledge, at: datetime) -> set[str]:
+    """The 'Note: a strike could begin ...' lines that no longer hold (a deal or the end came after)."""
+    settled = _settled(knowledge, at)
+    ended = {info.id for info in knowledge.packs.values() if info.ended is not None and info.ended <= at}
+    return {f"Note: {e.text}" for e in knowledge.events(at) if e.kind == "full_strike_start"
+            and (e.pack in ended or (settled is not None and settled > e.published))}
+
+
+def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
+    """The answer texts put in time and in their dispute (see the module's docstring)."""
+    knowledge, at = turn.knowledge, turn.msg.time
+    intent = turn.analysis.intent
+    if not texts or not knowledge.packs or intent in {"help", "set_board", "subscribe", "unsubscribe", "admin"}:
+        return texts
+    if turn.meta.get("choices"):
+        return texts
+    found = coverage(knowledge, turn.board, at, settings.answers.coverage_days)
+    if found.pack is None:
+        if found.last is None:
+            return texts
+        if intent in CURRENT_INTENTS:
+            return [no_current_dispute(knowledge, turn.board, at, found.last)]
+        lead = no_current_dispute(knowledge, turn.board, at, found.last)
+        return [lead + "\n" + texts[0], *texts[1:]]
+    stale_notes = _strike_notes(knowledge, at)
+    if stale_notes:
+        texts = ["\n".join(line for line in text.split("\n") if line not in stale_notes) for text in texts]
+    if found.ended and intent in CURRENT_INTENTS | {"strike_dates", "negotiations"}:
+        texts = [ended_line(found.pack) + "\n" + texts[0], *texts[1:]]
+    elif intent == "school_status":
+        day = turn.day or turn.today
+        published = _status_news(knowledge, turn.board, day, at) or found.newest
+        if published is not None and _days_ago(published, at) > settings.answers.stale_after_days:
+            texts = [stale_lead(turn.board, published, at) + " " + texts[0], *texts[1:]]
+    if len(knowledge.packs) > 1:
+        texts = [_name_disputes(knowledge, text) for text in texts]
+    return texts
+
+
+def _name_disputes(knowledge: Knowledge, text: str) -> str:
+    """Add which dispute the sources cited belong to, when several packs are active."""
+    packs = []
+    for source in knowledge.sources.values():
+        if source.file in text and source.pack not in packs:
+            packs.append(source.pack)
+    titles = [knowledge.packs[p].title for p in packs if p in knowledge.packs]
+    if not titles:
+        return text
+    return text + "\n" + say("from_dispute", titles="; ".join(titles))

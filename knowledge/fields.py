@@ -1,0 +1,86 @@
+"""The field converters every config reader shares: each takes a YAML value and returns it checked, or
+raises ValueError saying what is wrong (the reader adds the file, the entry and the field)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from datetime import date, datetime
+from typing import Any
+
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"expected non-empty text, got {value!r}")
+    return " ".join(value.split())
+
+
+def _ident(value: Any) -> str:
+    text = _text(value) if not isinstance(value, (int, float)) else str(value)
+    if not ID_PATTERN.match(text):
+        raise ValueError(f"{text!r} is not a valid id (lower-case letters, digits, - _ .)")
+    return text
+
+
+def _one_of(choices: Iterable[str]) -> Callable[[Any], str]:
+    allowed = tuple(choices)
+
+    def convert(value: Any) -> str:
+        if value not in allowed:
+            raise ValueError(f"{value!r} is not one of: {', '.join(allowed)}")
+        return value
+
+    return convert
+
+
+def _date(value: Any) -> date:
+    if isinstance(value, datetime):
+        raise ValueError(f"expected a date YYYY-MM-DD, got a time {value!r}")
+    if isinstance(value, date):
+        return value
+    if isinstance(value, str):
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError as exc:
+            if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+                raise ValueError(f"{value.strip()!r} is not a real date ({exc})") from None
+    raise ValueError(f"expected a date YYYY-MM-DD, got {value!r}")
+
+
+def _time(value: Any) -> datetime:
+    if isinstance(value, datetime):
+        moment = value
+    elif isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.strip())
+        except ValueError as exc:
+            problem = f" ({exc})" if "range" in str(exc) or "must be in" in str(exc) else ""
+            raise ValueError(f"expected an ISO 8601 time like 2019-10-02T20:00:00-04:00, got {value!r}{problem}") from None
+    else:
+        raise ValueError(f"expected an ISO 8601 time with a UTC offset, got {value!r}")
+    if moment.tzinfo is None:
+        raise ValueError(f"{value!r} has no UTC offset (add e.g. -04:00)")
+    return moment
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"expected true or false, got {value!r}")
+    return value
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list of text, got {value!r}")
+    return tuple(_text(item) for item in value)
+
+
+def _url(value: Any) -> str:
+    text = _text(value)
+    if not re.match(r"^https?://[^\s/$.?#].[^\s]*$", text):
+        raise ValueError(f"{text!r} is not a web address starting with http:// or https://")
+    return text
