@@ -1,4 +1,9 @@
-"""Staff changes to the knowledge: /setstatus, /addservice, /endservice, /addevent, and their undo."""
+"""Staff changes to the knowledge: /setstatus, /addservice, /endservice, /endphase, /addevent, and their undo.
+
+Every change goes into the active pack staff changes go to (the first of `kb use`);
+status words and phases are those of the active packs, so a new dispute's own
+words work from chat (`kb export PACK` writes them back to the pack's file).
+"""
 
 from __future__ import annotations
 
@@ -26,7 +31,9 @@ from bot.admin.permissions import staff_command
 from bot.dates import describe_day
 from bot.messages import Incoming
 from bot.roles import Rights
-from knowledge.model import ALL_BOARDS, Status, TimelineEvent, WithdrawnService
+from bot.timeliness import phase_heading, say, status_words
+from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
+from knowledge.packs import BUILTIN_STATUSES, LEGACY_PHASES
 from knowledge.snapshot import Knowledge
 
 
@@ -39,21 +46,54 @@ def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str
     board_id = admin.board(found[0].group(0), rights)
     choice = word(found[1].group(0))
     if choice not in table:
-        raise UsageProblem(f"{choice!r} is not {what} I know.")
+        known = ", ".join(sorted({k for k in table if "_" not in k}))
+        raise UsageProblem(f"{choice!r} is not {what} I know; I know: {known}.")
     return board_id, table[choice]
+
+
+def _with_dashes(ids) -> dict[str, str]:
+    return {name: entry for entry in ids for name in (entry, entry.replace("_", "-"))}
+
+
+def status_choices(knowledge: Knowledge) -> dict[str, str]:
+    """The words /setstatus takes: the built-in ones and every active pack's own status ids."""
+    own = [s.id for info in knowledge.packs.values() for s in info.statuses]
+    return {**STATUS_WORDS, **_with_dashes([*BUILTIN_STATUSES, *own])}
+
+
+def phase_choices(knowledge: Knowledge, pack: str) -> dict[str, str]:
+    """The words /addservice and /endphase take for the phases of the pack staff changes go into."""
+    info = knowledge.packs.get(pack)
+    phases = info.phases if info else LEGACY_PHASES
+    table = _with_dashes([p.id for p in phases])
+    table.update({p.name.lower().replace(" ", "-"): p.id for p in phases})
+    if info is None or {p.id for p in phases} == {p.id for p in LEGACY_PHASES}:
+        table.update(PHASE_WORDS)
+    return table
+
+
+def _current_phase(knowledge: Knowledge, pack: str, today: date) -> str:
+    """The phase of the pack whose dates hold today, else its first."""
+    info = knowledge.packs.get(pack)
+    phases = info.phases if info else LEGACY_PHASES
+    for phase in phases:
+        if (phase.start is None or phase.start <= today) and (phase.until is None or today <= phase.until) and phase.start:
+            return phase.id
+    return phases[0].id
 
 
 # ------------------------------------------------------------------ setstatus
 @staff_command("setstatus", (
     "/setstatus BOARD STATUS [from DATE] [until DATE]: NOTE\n"
-    "  STATUS: open, reduced (open with some services reduced), closures-possible, closed, unknown\n"
-    "  DATE: 2019-10-07, today, tomorrow, monday, oct 7 (from defaults to today, until to further notice)\n"
+    "  STATUS: open, reduced (open with some services reduced), closures-possible, closed, closed-for-in-person,\n"
+    "  remote-learning (closed to students, learning is remote), unknown, or a status of the active pack\n"
+    "  DATE: YYYY-MM-DD, today, tomorrow, monday, nov 4 (from defaults to today, until to further notice)\n"
     "  e.g. /setstatus tdsb reduced from monday: Schools open, reduced cleaning"))
 def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 2:
         raise UsageProblem("Tell me the board, the status and a note.")
-    board_id, status = _board_and_choice(admin, found, rights, STATUS_WORDS, "a status")
+    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "a status")
     today = admin.at(msg).date()
     start, until, index = today, None, 2
     while index < len(found) and not ends_with_colon(found, index):
@@ -62,7 +102,7 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
             break
         day = parse_date_phrase(found, index + 1, today)
         if day is None:
-            raise UsageProblem(f"I couldn't read the date after {keyword!r}: use 2019-10-07, today, tomorrow, monday or oct 7.")
+            raise UsageProblem(f"I couldn't read the date after {keyword!r}: use YYYY-MM-DD, today, tomorrow, monday or nov 4.")
         if keyword == "from":
             start = day[0]
         else:
@@ -79,10 +119,11 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     entry = _status_entry(admin, msg, rights, action)
     knowledge = admin.knowledge()
     span = f"from {describe_day(start, today)} " + (f"until {describe_day(until, today)}" if until else "until further notice")
-    lines = [f"Preview: {admin.board_name(board_id)} {span}: {answers.STATUS_WORDS[status]}.", f"Note: {note}"]
+    lines = [f"Preview: {admin.board_name(board_id)} {span}: {status_words(knowledge, entry)}.", f"Note: {note}"]
     if board_id != ALL_BOARDS:
         future = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
-                           [*knowledge.statuses, entry], knowledge.services, knowledge.timeline, knowledge.cards)
+                           [*knowledge.statuses, entry], knowledge.services, knowledge.timeline, knowledge.cards,
+                           list(knowledge.packs.values()))
         day = answers.next_school_day(max(start, today))
         lines.append(f"\nParents asking about {describe_day(day, today)} will then be told:")
         lines.append(answers.school_status(future, knowledge.board(board_id), day, today, msg.time))
@@ -93,7 +134,7 @@ def _status_entry(admin: Admin, msg: Incoming, rights: Rights, action: dict) -> 
     return Status(
         new_id("status", action["board"], admin.at(msg)), action["board"], date.fromisoformat(action["start"]),
         date.fromisoformat(action["until"]) if action["until"] else None, action["status"], action["note"],
-        admin.source_label(rights, action["board"]), admin.at(msg), admin.author(msg),
+        admin.source_label(rights, action["board"]), admin.at(msg), admin.author(msg), pack=admin.store.staff_pack(),
     )
 
 
@@ -107,32 +148,36 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
         own, _ = admin.knowledge().status_for(board_id, entry.start, msg.time)
         before = entry_dict(own)
     admin.store.put_status(entry)
-    change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {answers.STATUS_WORDS[entry.status]} from {entry.start}: {entry.summary}")
+    words = status_words(admin.knowledge(), entry)
+    change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {words} from {entry.start}: {entry.summary}")
     admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
-    return (f"Done: {admin.board_name(board_id)} is now {answers.STATUS_WORDS[entry.status]} from "
+    return (f"Done: {admin.board_name(board_id)} is now {words} from "
             f"{entry.start:%a %b} {entry.start.day}. Parents see it now, as of {when(admin.at(msg))} "
             f"(Change #{change}; /undo takes it back.)")
 
 
 # ------------------------------------------------------------------- services
 @staff_command("addservice", (
-    "/addservice BOARD [work-to-rule|full-strike] WORKERS: SERVICE\n"
-    "  e.g. /addservice tdsb work-to-rule Custodians: no extra cleaning of classrooms"))
+    "/addservice BOARD [PHASE] WORKERS: SERVICE\n"
+    "  PHASE: a phase of the active pack (default: the one under way)\n"
+    "  e.g. /addservice tdsb Custodians: no extra cleaning of classrooms"))
 def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 2:
         raise UsageProblem("Tell me the board, who stopped it and what stopped.")
     board_id = admin.board(found[0].group(0), rights)
-    index, phase = 1, "work_to_rule"
-    if word(found[1].group(0)) in PHASE_WORDS:
-        phase, index = PHASE_WORDS[word(found[1].group(0))], 2
+    knowledge, pack = admin.knowledge(), admin.store.staff_pack()
+    phases = phase_choices(knowledge, pack)
+    index, phase = 1, _current_phase(knowledge, pack, admin.at(msg).date())
+    if word(found[1].group(0)) in phases:
+        phase, index = phases[word(found[1].group(0))], 2
     workers, sep, service = rest(argument, found, index).partition(":")
     if not sep or not workers.strip() or not service.strip():
         raise UsageProblem("Write the workers, a colon, then the service, e.g. 'Custodians: no extra cleaning'.")
     workers, service = workers.strip(), service.strip()
     admin.check_length(workers + service, "That")
     action = {"kind": "service", "board": board_id, "phase": phase, "workers": workers, "service": service}
-    phase_words = "during work-to-rule" if phase == "work_to_rule" else "in a full strike"
+    phase_words = phase_heading(knowledge, WithdrawnService("", "", "", phase, "", admin.at(msg), pack=pack)).lower()
     return admin.propose(msg, action, (
         f"Preview: add a withdrawn service ({phase_words}), source {admin.source_label(rights, board_id)}:\n"
         f"- {workers}: {service}\nParents asking what stopped will see it in the list."))
@@ -144,6 +189,7 @@ def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pen
     entry = WithdrawnService(
         new_id("service", action["board"], admin.at(msg)), action["workers"], action["service"], action["phase"],
         admin.source_label(rights, action["board"]), admin.at(msg), None, admin.author(msg),
+        pack=admin.store.staff_pack(),
     )
     admin.store.put_service(entry)
     change = admin.record(msg, "service", entry.id, action["board"], f"{entry.workers}: {entry.service}")
@@ -200,17 +246,19 @@ def apply_endservice(admin: Admin, msg: Incoming, rights: Rights, action: dict, 
 # --------------------------------------------------------------------- events
 @staff_command("addevent", (
     "/addevent BOARD|all KIND DATE: TEXT\n"
-    "  KIND: talks, deal, called-off, strike-notice, strike, work-to-rule, strike-vote, other\n"
-    "  e.g. /addevent all talks friday: CUPE and the province return to the table"))
+    "  KIND: talks, deal, called-off, strike-notice, strike, work-to-rule, strike-vote, law-passed,\n"
+    "  law-repealed, schools-closed, schools-reopen, return-to-work, other\n"
+    "  e.g. /addevent all talks friday: the union and the province return to the table"))
 def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 4:
         raise UsageProblem("Tell me the board (or all), the kind of event, its date and a short text.")
-    board_id, kind = _board_and_choice(admin, found, rights, EVENT_WORDS, "a kind of event")
+    board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **_with_dashes(TIMELINE_KINDS)},
+                                       "a kind of event")
     index = 3 if word(found[2].group(0)) in ("on", "from") else 2
     day = parse_date_phrase(found, index, admin.at(msg).date())
     if day is None:
-        raise UsageProblem("I couldn't read the date: use 2019-10-07, today, tomorrow, monday or oct 7.")
+        raise UsageProblem("I couldn't read the date: use YYYY-MM-DD, today, tomorrow, monday or nov 4.")
     text = rest(argument, found, index + day[1])
     if not text:
         raise UsageProblem("Add a short text describing the event.")
@@ -227,11 +275,57 @@ def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendi
     entry = TimelineEvent(
         new_id("event", action["board"], admin.at(msg)), action["event"], date.fromisoformat(action["day"]),
         action["text"], admin.source_label(rights, action["board"]), admin.at(msg), False, admin.author(msg),
+        pack=admin.store.staff_pack(),
     )
     admin.store.put_event(entry)
     change = admin.record(msg, "event", entry.id, action["board"], f"{entry.day}: {entry.text}")
     admin.audit(msg, "addevent", action["board"], None, entry_dict(entry))
     return f"Done: added the event on {entry.day:%a %b} {entry.day.day}. (Change #{change}; /undo takes it back.)"
+
+
+# ---------------------------------------------------------------- end a phase
+@staff_command("endphase", (
+    "/endphase PHASE - every service withdrawn in that phase of the active pack is back to normal\n"
+    "  (province admins; /endphase alone lists the phases)"))
+def endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    if not rights.province:
+        raise Denied(say("endphase_province_only"))
+    knowledge, pack = admin.knowledge(), admin.store.staff_pack()
+    phases = phase_choices(knowledge, pack)
+    wanted = word(argument.split()[0]) if argument.strip() else ""
+    if wanted not in phases:
+        names = ", ".join(sorted({p for p in phases if "_" not in p}))
+        raise UsageProblem(say("endphase_which", phases=names))
+    phase = phases[wanted]
+    active = [s for s in knowledge.services_withdrawn(msg.time) if s.phase == phase and s.pack == pack]
+    if not active:
+        return say("endphase_nothing", phase=wanted)
+    action = {"kind": "endphase", "phase": phase, "board": ALL_BOARDS, "services": [s.id for s in active]}
+    lines = [say("endphase_preview", phase=wanted, count=len(active)), *(f"- {s.workers}: {s.service}" for s in active)]
+    return admin.propose(msg, action, "\n".join(lines))
+
+
+@applies("endphase")
+def apply_endphase(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
+    wanted = set(action["services"])
+    services = [s for s in admin.knowledge().services_withdrawn(msg.time) if s.id in wanted]
+    for service in services:
+        admin.store.put_service(replace(service, ended=admin.at(msg)))
+    ids = [s.id for s in services]
+    change = admin.record(msg, "endphase", action["phase"], ALL_BOARDS, f"ended the {action['phase']} services",
+                          before=ids)
+    admin.audit(msg, "endphase", ALL_BOARDS, ids, None)
+    return say("endphase_done", count=len(ids), change=change)
+
+
+@undoes("endphase")
+def undo_endphase(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str:
+    ids = set(change["before"] or ())
+    for service in admin.knowledge().services:
+        if service.id in ids and service.ended is not None:
+            admin.store.put_service(replace(service, ended=None))
+    admin.audit(msg, "undo endphase", ALL_BOARDS, None, sorted(ids))
+    return say("endphase_undone", summary=change["summary"])
 
 
 # ----------------------------------------------------------------------- undo
