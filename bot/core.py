@@ -263,7 +263,12 @@ class Bot:
             return
         matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None)
         if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
+            general = [m for m in matches if not m.card.boards and m.card.topic == "school_status"]
             matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]
+            unsure = analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE
+            if general and unsure and general[0].score >= max([cards.OVERRULE_BAR, *(m.score for m in matches[:1])]):
+                analysis.intent = "school_status"  # "online learning tmrw for tdsb?": the board's own status answers
+                return
         if analysis.out_of_scope is not None and analysis.intent == "unknown":
             # A topic the intents leave out ("buses"): only a card clearly about it answers.
             matches = [m for m in matches if m.card.topic == "unknown"]
