@@ -206,6 +206,9 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     stale_notes = _strike_notes(knowledge, at)
     if stale_notes:
         texts = ["\n".join(line for line in text.split("\n") if line not in stale_notes) for text in texts]
+    note = found.pack.note
+    if intent == "who_is_affected" and note and not found.ended and note not in texts[-1]:
+        texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", note=note)]
     if found.ended and intent in CURRENT_INTENTS | {"strike_dates", "negotiations"}:
         texts = [ended_line(found.pack) + "\n" + texts[0], *texts[1:]]
     elif intent == "school_status":

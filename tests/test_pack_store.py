@@ -200,3 +200,12 @@ def test_an_old_database_becomes_one_active_pack(tmp_path):
     assert store.active_pack_ids() == ["cupe-2019"]
     assert [s.id for s in store.knowledge().statuses] == ["s1"]
     store.close()
+
+
+def test_french_texts_are_kept_and_the_pack_note_is_said(settings, store, shared_matcher):
+    knowledge = store.knowledge()
+    assert all(f.fr and f.fr["text"] for f in knowledge.facts)  # the shipped 2019 pack has French on every fact
+    assert next(iter(knowledge.sources.values())).fr["title"]
+    assert knowledge.statuses[0].fr["summary"] and knowledge.services[0].fr["service"]
+    reply = ask(settings, store, shared_matcher, "who is on strike?", at("2019-10-03T09:00:00"))
+    assert "Note: Teachers are not part of this job action; it involves CUPE education workers." in reply
