@@ -190,7 +190,8 @@ def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
 
 
 def on_strike_dates(bot: Bot | None, turn: Turn) -> list[str]:
-    text = answers.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full)
+    text = (answers.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full)
+            or answers.facts_answer(turn.knowledge, "strike_dates", turn.msg.time, turn.question, full=turn.full))
     return [text or "I have no dates for a strike or job action yet. Check your board's website."]
 
 
