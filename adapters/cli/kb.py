@@ -9,7 +9,7 @@ from adapters.errors import UsageError
 
 
 def cmd_kb_load(args: argparse.Namespace) -> int:
-    from knowledge.loader import load_boards_file, load_knowledge_file
+    from knowledge.loader import load_boards_file, validate_knowledge_file
     from knowledge.loading import read_yaml
 
     _, store = open_from(args)
@@ -19,13 +19,16 @@ def cmd_kb_load(args: argparse.Namespace) -> int:
             count = load_boards_file(store, path)
             print(f"{path}: {count} boards loaded")
             continue
-        counts = load_knowledge_file(store, path)
+        kfile = validate_knowledge_file(store, path)
+        counts = store.load_file(kfile)
         pack = next(p for p in store.packs() if p["origin"] == str(path))
         state = ("active" if pack["active"] else
                  f"not active: `schoolbot kb use {pack['id']}` to switch to it, or "
                  f"`schoolbot kb use {' '.join([*store.active_pack_ids(), pack['id']])}` to add it")
         print(f"{path}: pack {pack['id']} loaded: " + ", ".join(f"{n} {name}" for name, n in counts.items())
               + f" ({state})")
+        if kfile.warnings:
+            print(f"  {len(kfile.warnings)} warning(s), e.g. {kfile.warnings[0]}; all: schoolbot kb validate {path}")
     return 0
 
 
