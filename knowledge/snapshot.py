@@ -59,11 +59,12 @@ class Knowledge:
 
         The newest applicable statement wins: the board's own latest one, unless a
         province-wide one covering the day is newer (then that one is the board's
-        too); at equal times the board's own wins.
+        too); at equal times the board's own wins. A statement of a dispute that has
+        ended does not cover days after its end (unless made for those days).
         """
         own = general = None
         for status in self.statuses:
-            if not status.covers(day) or not _visible(status.published, status.retracted, at):
+            if not status.covers(day) or not _visible(status.published, status.retracted, at) or self._over(status, day):
                 continue
             if status.board == board_id:
                 if own is None or status.published >= own.published:
@@ -73,6 +74,12 @@ class Knowledge:
         if own is not None and general is not None and general.published > own.published:
             own = general
         return own, general
+
+    def _over(self, status: Status, day: date) -> bool:
+        """A status stated during a dispute that has ended does not speak for days after its end."""
+        pack = self.packs.get(status.pack)
+        ended = pack.ended.date() if pack is not None and pack.ended is not None else None
+        return ended is not None and status.start <= ended < day
 
     def boards_with_status(self, at: datetime) -> set[str]:
         return {s.board for s in self.statuses if _visible(s.published, s.retracted, at)}

@@ -209,3 +209,15 @@ def test_french_texts_are_kept_and_the_pack_note_is_said(settings, store, shared
     assert knowledge.statuses[0].fr["summary"] and knowledge.services[0].fr["service"]
     reply = ask(settings, store, shared_matcher, "who is on strike?", at("2019-10-03T09:00:00"))
     assert "Note: Teachers are not part of this job action; it involves CUPE education workers." in reply
+
+
+def test_a_status_of_an_ended_dispute_does_not_speak_for_later_days(store):
+    load_knowledge_file(store, WALKOUT)
+    store.use_packs(["cupe-2022-walkout", "cupe-2019"])
+    knowledge = store.knowledge()
+    own, general = knowledge.status_for("pdsb", at("2022-11-10T00:00").date(), at("2022-11-10T08:00"))
+    assert own.id == "pdsb-reopen-nov-8"  # the 2022 statement, not 2019's "until further notice"
+    own, general = knowledge.status_for("pdsb", at("2022-11-21T00:00").date(), at("2022-11-21T08:00"))
+    assert general.id == "all-deal-open-nov-21"  # made for the days after the end: still said
+    own, general = knowledge.status_for("pdsb", at("2022-12-05T00:00").date(), at("2022-12-05T08:00"))
+    assert own is None or own.pack == "cupe-2022-walkout"
