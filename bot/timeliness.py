@@ -203,6 +203,8 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
             return [no_current_dispute(knowledge, turn.board, at, found.last)]
         lead = no_current_dispute(knowledge, turn.board, at, found.last)
         return [lead + "\n" + texts[0], *texts[1:]]
+    turn.meta["news_as_of"] = found.newest.isoformat()  # the age of the newest news behind the answer
+    turn.meta["pack"] = found.pack.id
     stale_notes = _strike_notes(knowledge, at)
     if stale_notes:
         texts = ["\n".join(line for line in text.split("\n") if line not in stale_notes) for text in texts]

@@ -140,6 +140,9 @@ def test_old_news_is_said_first_and_no_status_for_a_day_no_pack_covers(settings,
     assert reply.startswith("My latest news for Peel District School Board is from Oct 2, 2019, 5 days ago: ")
     fresh = ask(settings, store, shared_matcher, "is school open monday in peel?", at("2019-10-03T09:00:00"))
     assert fresh.startswith("Peel District School Board, Monday")
+    bot = build_bot(settings, store=store, clock=lambda: at("2019-10-03T09:00:00"), matcher=shared_matcher)
+    meta = bot.handle(message("what services stopped?", at=at("2019-10-03T09:00:00")))[0].meta
+    assert meta["pack"] == "cupe-2019" and meta["news_as_of"] == "2019-10-02T20:00:00-04:00"
     reply = ask(settings, store, shared_matcher, "is school open monday in peel?", at("2026-11-23T07:30:00"))
     assert reply == ("I have no information about a job action at Peel District School Board right now. The last one "
                      "I know of is 2019 CUPE education workers' job action (my latest news of it is from Oct 2, 2019).")
