@@ -32,7 +32,8 @@ sys.path.insert(0, str(REPO))
 
 from adapters.telegram import open_sender, telegram_limits  # noqa: E402
 from bot.app import open_knowledge  # noqa: E402
-from bot.outbox import DeliveryWorker, Outbox, broadcast_text  # noqa: E402
+from bot.broadcast import Outbox, broadcast_text  # noqa: E402
+from bot.broadcast.worker import DeliveryWorker  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.outbox import Outbox, broadcast_text
+from bot.broadcast import Outbox, broadcast_text
 from tests.conftest import THURSDAY
 
 try:
