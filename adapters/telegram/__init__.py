@@ -10,7 +10,7 @@ It only converts and delivers; it decides nothing about what to answer.
     updates.py   each update once through the core, replies sent in order
     polling.py   long polling (getUpdates)
     webhook.py   the webhook listener, journal before HTTP 200
-    retry.py     the back-off rule
+                 (waits and back-off: bot/retry.py, shared with the broadcast worker)
     run.py       run_telegram: all of the above together
 """
 

@@ -10,7 +10,7 @@ Delivery guarantees:
 - A failure while handling one update is logged with its update id and the
   update is skipped; the bot keeps running.
 - Replies are plain text split at 4,096 characters. A 429 is waited out
-  (``retry_after``), network errors back off (:mod:`adapters.telegram.retry`);
+  (``retry_after``), network errors back off (:mod:`bot.retry`);
   a 403 means the chat is gone: the core makes its subscriptions inactive.
 """
 
@@ -36,16 +36,17 @@ from adapters.telegram.convert import (
     update_kind,
 )
 from adapters.telegram.journal import UpdateJournal
-from adapters.telegram.retry import backoff
 from adapters.telegram.sender import TelegramSender
 from bot.core import Bot
 from bot.messages import Reply, SendOutcome, SendStatus
+from bot.retry import Backoff
 from bot.text import plain, split_text
 
 log = logging.getLogger("schoolbot.telegram")
 
 ADMIN_STATUSES = {ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR}
 SEND_ATTEMPTS = 5
+SEND_BACKOFF = Backoff(base=0.5, cap=30.0, jitter=0.0)  # a reply after network errors: 0.5, 1, 2, 4 s
 
 
 class UpdateHandler:
@@ -171,7 +172,7 @@ class UpdateHandler:
             if outcome.status is not SendStatus.RETRY or attempt == self.send_attempts - 1:
                 break
             rate_limited = outcome.detail.startswith("flood")
-            wait = outcome.retry_after if rate_limited else backoff(attempt, base=0.5)
+            wait = outcome.retry_after if rate_limited else SEND_BACKOFF.delay(attempt + 1)
             log.info("telegram: sending to chat %s: %s; trying again in %.1fs", chat_id, outcome.detail, wait)
             await asyncio.sleep(wait)
         return outcome
