@@ -13,7 +13,7 @@ from bot.commands import menu
 from bot.messages import Incoming
 from bot.text import plain, split_text
 from knowledge.model import Status
-from tests.fake_telegram import ANONYMOUS_ADMIN_ID, BOT_USERNAME
+from tests.fakes.telegram import ANONYMOUS_ADMIN_ID, BOT_USERNAME
 
 
 # ---------------------------------------------------------------- private chat
