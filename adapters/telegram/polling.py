@@ -16,7 +16,7 @@ from bot.retry import Backoff, pause
 log = logging.getLogger("schoolbot.telegram")
 
 # Only what the bot acts on; other kinds of update are not even fetched (and ignored if they come).
-ALLOWED_UPDATES = ["message", "my_chat_member"]
+ALLOWED_UPDATES = ["message", "my_chat_member", "callback_query"]
 POLL_BACKOFF = Backoff(base=1.0, cap=30.0, jitter=0.0)  # after failed getUpdates in a row: 1, 2, 4 ... 30 s
 
 

@@ -22,10 +22,11 @@ import logging
 from collections.abc import Iterable
 
 from telegram import Bot as TelegramBot
-from telegram import Message, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
+from adapters.telegram import choices
 from adapters.telegram.convert import (
     PLATFORM,
     Identity,
@@ -114,6 +115,9 @@ class UpdateHandler:
             count = self.bot.chat_moved(PLATFORM, *moved)
             log.info("telegram: group %s is now %s; %d subscription(s) moved", *moved, count)
             return
+        if update.callback_query is not None:
+            await self._dispatch_click(update.callback_query)
+            return
         message = update.message
         if message is None:  # edited messages, channel posts and other kinds: nothing to answer
             log.debug("telegram update %s: nothing to answer (%s)", update.update_id, update_kind(update))
@@ -123,6 +127,24 @@ class UpdateHandler:
             return
         if self.bot.needs_group_admin(incoming):
             incoming = dataclasses.replace(incoming, group_admin=await self.is_group_admin(message))
+        replies = self.bot.handle(incoming)
+        if replies:
+            await self.deliver(message, replies)
+
+    async def _dispatch_click(self, query: CallbackQuery) -> None:
+        """A choice button: answer the click (the spinner stops), take the buttons off, then the pick as a message."""
+        try:
+            await self.tg.answer_callback_query(query.id)
+        except TelegramError as exc:  # only the spinner; the pick is still answered
+            log.info("telegram: could not answer callback query %s: %s", query.id, exc)
+        incoming = choices.pick_to_incoming(query, self.bot.clock())
+        if incoming is None:
+            return
+        message = query.message
+        try:
+            await self.tg.edit_message_reply_markup(chat_id=message.chat.id, message_id=message.message_id)
+        except TelegramError as exc:  # the buttons stay; a second click is answered as a plain "1"
+            log.info("telegram: could not remove the choice buttons in chat %s: %s", message.chat.id, exc)
         replies = self.bot.handle(incoming)
         if replies:
             await self.deliver(message, replies)
@@ -143,14 +165,18 @@ class UpdateHandler:
     async def deliver(self, message: Message, replies: list[Reply]) -> None:
         """Send the replies, in order, as plain text split at 4,096 characters."""
         in_group = message.chat.type != ChatType.PRIVATE
-        thread = message.message_thread_id if message.is_topic_message else None
+        thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None  # None on a press under an old message
         first = True
         for reply in replies:
             text = plain(reply.text)
             if not text:
                 continue
-            for chunk in split_text(text, self.sender.limits.max_chars):
+            chunks = split_text(text, self.sender.limits.max_chars)
+            buttons = choices.keyboard(reply)
+            for index, chunk in enumerate(chunks):
                 extra: dict = {}
+                if buttons is not None and index == len(chunks) - 1:
+                    extra["reply_markup"] = buttons
                 if thread:
                     extra["message_thread_id"] = thread
                 if in_group and first:  # in a busy group, say which message this answers

@@ -9,6 +9,7 @@ error codes), records every call, and lets a test:
   as on Telegram, so unconfirmed updates are served again after a restart);
 - make the next calls fail: ``fake.fail("sendMessage", 429, retry_after=1)``,
   ``fake.fail("sendMessage", 403, chat_ids=["42"])``, ``fake.fail("getUpdates", 409)``;
+- press a button under the bot's message: ``fake.click(chat_id, 2)``;
 - say who administers a group: ``fake.set_member(chat_id, user_id, "administrator")``;
 - read what the bot sent: ``fake.sent(chat_id)``, ``fake.transcript(chat_id)``;
 - deliver an update to a webhook the bot registered with ``setWebhook``.
@@ -66,6 +67,8 @@ class FakeTelegram(Users, BotApi):
         self.failures: list[Failure] = []
         self.members: dict[tuple[str, str], str] = {}
         self.sent_messages: list[dict] = []  # Message objects the bot sent, in order
+        self.clicks: dict[str, dict] = {}  # callback queries (button presses) by id
+        self.answered_clicks: list[str] = []  # ids the bot answered with answerCallbackQuery
         self.commands: dict[str, list] = {}
         self.webhook: dict | None = None
         self.record_calls = True

@@ -9,7 +9,17 @@ from typing import Any
 
 from aiohttp import web
 
-from tests.fakes.telegram.wire import ApiError, Call, Event, check_markup, decode, error, scope_key, utf16_len
+from tests.fakes.telegram.wire import (
+    ApiError,
+    Call,
+    Event,
+    check_keyboard,
+    check_markup,
+    decode,
+    error,
+    scope_key,
+    utf16_len,
+)
 
 
 class BotApi:
@@ -132,6 +142,8 @@ class BotApi:
         }
         if params.get("message_thread_id"):
             msg["message_thread_id"] = int(params["message_thread_id"])
+        if params.get("reply_markup") is not None:
+            msg["reply_markup"] = check_keyboard(params["reply_markup"])
         if self.record_calls:
             self.sent_messages.append({**msg, "_params": params})
             self.events.append(Event(chat_id, "bot", text))
@@ -139,6 +151,27 @@ class BotApi:
 
     async def _api_sendChatAction(self, params: dict) -> bool:
         return True
+
+    async def _api_answerCallbackQuery(self, params: dict) -> bool:
+        query_id = str(params.get("callback_query_id", ""))
+        if query_id not in self.clicks or query_id in self.answered_clicks:
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired or query ID is invalid")
+        self.answered_clicks.append(query_id)
+        return True
+
+    async def _api_editMessageReplyMarkup(self, params: dict) -> dict:
+        chat_id, message_id = str(params.get("chat_id", "")), int(params.get("message_id") or 0)
+        for sent in self.sent_messages:
+            if str(sent["chat"]["id"]) == chat_id and sent["message_id"] == message_id:
+                markup = params.get("reply_markup")
+                if markup is None and "reply_markup" not in sent:
+                    raise ApiError(400, "Bad Request: message is not modified")
+                if markup is None:
+                    del sent["reply_markup"]
+                else:
+                    sent["reply_markup"] = check_keyboard(markup)
+                return {k: v for k, v in sent.items() if k != "_params"}
+        raise ApiError(400, "Bad Request: message to edit not found")
 
     def _member(self, chat_id: str, user_id: str) -> dict:
         status = self.members.get((chat_id, user_id), "member")

@@ -123,6 +123,19 @@ def check_markup(text: str, mode: str) -> None:
         raise ApiError(400, "Bad Request: can't parse entities: Unsupported start tag")
 
 
+def check_keyboard(markup: Any) -> dict:
+    """An inline keyboard as Telegram checks it: rows of buttons, each with text and 1-64 bytes of callback_data."""
+    rows = markup.get("inline_keyboard") if isinstance(markup, dict) else None
+    if not isinstance(rows, list) or not all(isinstance(row, list) and row for row in rows):
+        raise ApiError(400, "Bad Request: can't parse reply keyboard markup JSON object")
+    for button in (b for row in rows for b in row):
+        if not isinstance(button, dict) or not str(button.get("text", "")).strip():
+            raise ApiError(400, "Bad Request: can't parse inline keyboard button: Text buttons are unallowed")
+        if not 1 <= len(str(button.get("callback_data", "")).encode()) <= 64:
+            raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+    return markup
+
+
 def kind_of(msg: dict) -> str:
     for key in ("sticker", "photo", "voice", "video", "document", "animation", "location", "contact",
                 "new_chat_members", "left_chat_member"):

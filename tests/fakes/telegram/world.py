@@ -21,6 +21,8 @@ class Users:
     events: list[Event]
     failures: list[Failure]
     members: dict[tuple[str, str], str]
+    sent_messages: list[dict]
+    clicks: dict[str, dict]
     _update_ids: itertools.count
     _message_ids: dict[str, itertools.count]
 
@@ -117,6 +119,22 @@ class Users:
             "chat": self.chat(chat_id), "from": self.user(user_id), "date": int(self.clock.timestamp()),
             "old_chat_member": member(old_status), "new_chat_member": member(new_status),
         }})
+
+    def click(self, chat_id: int | str, number: int, *, user_id: int | str | None = None) -> dict:
+        """The user presses button `number` (1-based) under the bot's latest message with buttons in the chat."""
+        for sent in reversed(self.sent_messages):
+            if str(sent["chat"]["id"]) == str(chat_id) and sent.get("reply_markup"):
+                message = {k: v for k, v in sent.items() if k != "_params"}
+                break
+        else:
+            raise LookupError(f"no message with buttons in chat {chat_id}")
+        button = [b for row in message["reply_markup"]["inline_keyboard"] for b in row][number - 1]
+        user_id = user_id if user_id is not None else chat_id
+        query = {"id": str(len(self.clicks) + 1), "from": self.user(user_id), "message": message,
+                 "chat_instance": f"instance-{chat_id}", "data": button["callback_data"]}
+        self.clicks[query["id"]] = query
+        self.events.append(Event(str(chat_id), f"Parent{user_id} (pressed)", button["text"]))
+        return self.add_update({"callback_query": query})
 
     # -------------------------------------------------------- failure control
     def fail(self, method: str, status: int, *, times: int = 1, retry_after: float | None = None,
