@@ -8,7 +8,7 @@ import itertools
 from adapters.discord_bot.client import DiscordAdapter
 from adapters.discord_bot.sender import DiscordSender
 from bot.messages import SendOutcome, SendStatus
-from tests.fake_discord import NO_PINGS, Failure
+from tests.fakes.discord import NO_PINGS, Failure
 
 
 async def test_sender_delivers_to_a_subscribed_channel_and_a_dm(adapter, fake, world):
