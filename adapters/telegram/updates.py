@@ -26,7 +26,8 @@ from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
-from adapters.telegram import choices
+from adapters.choices import NOT_YOURS
+from adapters.telegram.choices import keyboard, pick_to_incoming, pressed_by_another
 from adapters.telegram.convert import (
     PLATFORM,
     Identity,
@@ -133,11 +134,14 @@ class UpdateHandler:
 
     async def _dispatch_click(self, query: CallbackQuery) -> None:
         """A choice button: answer the click (the spinner stops), take the buttons off, then the pick as a message."""
+        another = pressed_by_another(query)
         try:
-            await self.tg.answer_callback_query(query.id)
+            await self.tg.answer_callback_query(query.id, text=NOT_YOURS if another else None)
         except TelegramError as exc:  # only the spinner; the pick is still answered
             log.info("telegram: could not answer callback query %s: %s", query.id, exc)
-        incoming = choices.pick_to_incoming(query, self.bot.clock())
+        if another:
+            return
+        incoming = pick_to_incoming(query, self.bot.clock())
         if incoming is None:
             return
         message = query.message
@@ -167,12 +171,14 @@ class UpdateHandler:
         in_group = message.chat.type != ChatType.PRIVATE
         thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None  # None on a press under an old message
         first = True
+        user, sender_chat = getattr(message, "from_user", None), getattr(message, "sender_chat", None)
+        asker = str(user.id) if user is not None and sender_chat is None else "0"  # "0": an anonymous admin asked
         for reply in replies:
             text = plain(reply.text)
             if not text:
                 continue
             chunks = split_text(text, self.sender.limits.max_chars)
-            buttons = choices.keyboard(reply)
+            buttons = keyboard(reply, asker)
             for index, chunk in enumerate(chunks):
                 extra: dict = {}
                 if buttons is not None and index == len(chunks) - 1:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from telegram_support import GROUP, PARENT, answered
 
-from adapters.telegram.choices import MAX_LABEL, keyboard, label, picked_number
+from adapters.choices import NOT_YOURS
+from adapters.telegram.choices import MAX_LABEL, keyboard, label, parse
 from bot.messages import Reply
 from tests.conftest import CLOSE_QUESTION, two_close_cards
 
@@ -20,7 +21,7 @@ async def test_a_choice_gets_buttons_and_a_press_is_answered_and_logged(fake, bo
         [offer] = await answered(fake, fake.private(CLOSE_QUESTION, user_id=PARENT), PARENT)
         assert offer.startswith("Do you mean:\n1. Question about ea ")
         buttons = fake.sent(PARENT)[0]["reply_markup"]["inline_keyboard"]
-        assert [[b["callback_data"] for b in row] for row in buttons] == [["choice:1"], ["choice:2"]]
+        assert [[b["callback_data"] for b in row] for row in buttons] == [[f"choice:1:{PARENT}"], [f"choice:2:{PARENT}"]]
         assert [row[0]["text"] for row in buttons] == [line for line in offer.splitlines()[1:3]]
 
         press = fake.click(PARENT, 2)
@@ -41,8 +42,13 @@ async def test_in_a_group_the_press_answers_the_asker_there(fake, bot, store, tg
         asked = fake.group(f"@{fake.username} {CLOSE_QUESTION}", user_id=2001)
         [offer] = await answered(fake, asked, GROUP)
         buttons = fake.sent(GROUP)[0]["reply_markup"]["inline_keyboard"]
+        stranger = fake.click(GROUP, 1, user_id=2002)  # someone else's choice: told so, nothing sent
+        await fake.wait_confirmed(stranger)
+        assert len(fake.sent(GROUP)) == 1 and fake.sent_messages[-1].get("reply_markup")  # buttons still there
         press = fake.click(GROUP, 1, user_id=2001)
         texts = await answered(fake, press, GROUP, count=2)
+    told = fake.calls_to("answerCallbackQuery")[0]
+    assert told["callback_query_id"] == stranger["callback_query"]["id"] and told["text"] == NOT_YOURS
     cards = {c.question: c for c in store.knowledge().cards}
     assert texts[1].startswith(cards[buttons[0][0]["text"].removeprefix("1. ")].answer)
     assert offer.startswith("Do you mean:") and press["callback_query"]["id"] in fake.answered_clicks
@@ -51,12 +57,13 @@ async def test_in_a_group_the_press_answers_the_asker_there(fake, bot, store, tg
 
 def test_labels_fit_a_button_and_the_number_fits_callback_data():
     long = "Will my child with an individual education plan still get support from the EA at lunch and recess?"
-    markup = keyboard(Reply("Do you mean: ...", "1", meta={"choices": ["a", "b"], "choice_labels": [long, "Short?"]}))
+    markup = keyboard(Reply("Do you mean: ...", "1", meta={"choices": ["a", "b"], "choice_labels": [long, "Short?"]}),
+                      "1234567890123")
     first, second = (row[0] for row in markup["inline_keyboard"])
     assert len(first["text"]) == MAX_LABEL and first["text"].startswith("1. Will my child") and first["text"].endswith("…")
-    assert second == {"text": "2. Short?", "callback_data": "choice:2"}
+    assert second == {"text": "2. Short?", "callback_data": "choice:2:1234567890123"}
     assert all(len(b["callback_data"].encode()) <= 64 for b in (first, second))
-    assert keyboard(Reply("Peel is open.", "1", meta={"intent": "school_status"})) is None
+    assert keyboard(Reply("Peel is open.", "1", meta={"intent": "school_status"}), "1") is None
     assert label(3, "  spaced\n out  ") == "3. spaced out"
-    assert [picked_number(d) for d in ("choice:2", "choice:0", "choice:x", "other:1", None, "choice:" + "9" * 70)] \
-        == [2, None, None, None, None, None]
+    assert [parse(d) for d in ("choice:2:7", "choice:1:-100", "choice:0:7", "choice:2", "other:1:7", None,
+                               "choice:1:" + "9" * 70)] == [(2, "7"), (1, "-100"), None, None, None, None, None]

@@ -4,7 +4,8 @@ discord.py runs for real against it: its HTTP client talks to an aiohttp server 
 127.0.0.1 (``discord.http.Route.BASE`` points there) and its gateway websocket
 connects to the same server (``DiscordWebSocket.DEFAULT_GATEWAY``). The server
 sends HELLO, checks IDENTIFY (token and intents), answers READY and GUILD_CREATE,
-and the tests push MESSAGE_CREATE and INTERACTION_CREATE events through it.
+and the tests push MESSAGE_CREATE and INTERACTION_CREATE events (slash commands, button
+presses: ``fake.press(user, sent, 2)``) through it.
 Everything the bot sends (channel messages, interaction callbacks, follow-ups) is
 recorded with its full JSON payload, so tests can check ``allowed_mentions`` and
 the ephemeral flag exactly as Discord would receive them.
@@ -36,6 +37,7 @@ from tests.fakes.discord.records import (
     Guild,
     Sent,
     User,
+    check_components,
     json_response,
     mention,
     quiet,
@@ -70,6 +72,7 @@ class FakeDiscord(World, People):
         self.commands: dict[str | int, list[dict]] = {}  # "global" or guild id -> registered commands
         self.identify: dict | None = None
         self._tokens: dict[str, int] = {}  # interaction token -> interaction id
+        self._pressed: dict[int, dict] = {}  # interaction id -> the message whose button was pressed
         self.ready = asyncio.Event()
         self._ws: web.WebSocketResponse | None = None
         self._seq = 0
@@ -189,7 +192,7 @@ class FakeDiscord(World, People):
             "content": body.get("content") or "", "timestamp": self.clock.isoformat(), "edited_timestamp": None,
             "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [], "attachments": [],
             "embeds": [], "pinned": False, "type": 19 if body.get("message_reference") else 0,
-            "flags": body.get("flags") or 0, "components": [],
+            "flags": body.get("flags") or 0, "components": body.get("components") or [],
         }
         if guild_id is not None:
             data["guild_id"] = str(guild_id)
@@ -217,6 +220,9 @@ class FakeDiscord(World, People):
         dm_user = next((u for u, c in self.dm_channels.items() if c == channel_id), None)
         if dm_user is not None and dm_user in self.closed_dms:
             return self._error(403, 50007, "Cannot send messages to this user")
+        problem = check_components(body.get("components") or [])
+        if problem:
+            return self._error(400, 50035, f"Invalid Form Body: {problem}")
         message = self._message_payload(channel_id, body, author=self.bot_user, guild_id=self._guild_of_channel(channel_id))
         await self._record(Sent("message", channel_id, body, message=message))
         return json_response(message)
@@ -226,6 +232,12 @@ class FakeDiscord(World, People):
         if body["type"] == 8:  # autocomplete result
             await self._record(Sent("autocomplete", None, data, interaction_id))
             return json_response({"interaction": {"id": str(interaction_id), "type": 4}})
+        if body["type"] == 7:  # UPDATE_MESSAGE: a button's message edited (here: its buttons taken off)
+            pressed = self._pressed[interaction_id]
+            pressed["components"] = data.get("components", pressed["components"])
+            await self._record(Sent("update", int(pressed["channel_id"]), data, interaction_id, message=pressed))
+            return json_response({"interaction": {"id": str(interaction_id), "type": 3},
+                                  "resource": {"type": 7, "message": pressed}})
         await self._record(Sent("interaction", None, data, interaction_id))
         message = self._message_payload(0, data, author=self.bot_user)
         return json_response({

@@ -5,13 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from tests.fakes.discord.records import BOT_PERMISSIONS, Guild, User
+from tests.fakes.discord.records import BOT_PERMISSIONS, Guild, Sent, User
 
 
 class People:
     """Mixed into FakeDiscord: each method dispatches the event Discord would send the bot."""
 
     _tokens: dict[str, int]
+    _pressed: dict[int, dict]  # interaction id -> the message whose button was pressed
     commands: dict
 
     def _base_message(self, user: User, channel_id: int, content: str, *, at: datetime | None) -> dict:
@@ -68,9 +69,12 @@ class People:
             "data": {"id": command_id, "name": command, "type": 1, "options": opts},
             "app_permissions": str(BOT_PERMISSIONS.value),
         }
+        return self._place(data, user, guild, guild.channels[channel] if guild is not None else None)
+
+    def _place(self, data: dict, user: User, guild: Guild | None, channel: dict | None) -> dict:
+        """An interaction's where and who: a server channel and the member, or the user's DM."""
         if guild is not None:
-            channel_payload = guild.channels[channel]
-            data.update(guild_id=str(guild.id), channel_id=channel_payload["id"], channel=channel_payload,
+            data.update(guild_id=str(guild.id), channel_id=channel["id"], channel=channel,
                         guild_locale="en-US", context=0, authorizing_integration_owners={"0": str(guild.id)},
                         guild={"id": str(guild.id), "locale": "en-US", "features": []})
             member = self._member_payload(guild, user.id)
@@ -81,6 +85,27 @@ class People:
             data.update(channel_id=dm["id"], channel=dm, user=user.payload(), context=1,
                         authorizing_integration_owners={"0": str(user.id)})
         return data
+
+    async def press(self, user: User, sent: Sent, number: int) -> int:
+        """The user presses button `number` (1-based) under a message the bot sent; returns the interaction id."""
+        message = sent.message
+        buttons = [c for row in (message or {}).get("components", []) for c in row["components"]]
+        if not 1 <= number <= len(buttons):
+            raise LookupError(f"the message has {len(buttons)} buttons, not {number}")
+        interaction_id = self.snowflake()
+        token = f"token-{interaction_id}"
+        self._tokens[token] = interaction_id
+        self._pressed[interaction_id] = message
+        data: dict[str, Any] = {
+            "id": str(interaction_id), "application_id": str(self.app_id), "type": 3, "token": token, "version": 1,
+            "locale": "en-US", "entitlements": [], "attachment_size_limit": 10 * 1024 * 1024,
+            "data": {"custom_id": buttons[number - 1]["custom_id"], "component_type": 2}, "message": message,
+            "app_permissions": str(BOT_PERMISSIONS.value),
+        }
+        guild = self.guilds.get(int(message.get("guild_id") or 0))
+        channel = next((c for c in guild.channels.values() if c["id"] == message["channel_id"]), None) if guild else None
+        await self.dispatch("INTERACTION_CREATE", self._place(data, user, guild, channel))
+        return interaction_id
 
     async def interact(self, user: User, command: str, options: dict[str, str] | None = None, **where: Any) -> int:
         """The user runs a slash command (or types in an option, when `focused` names it: autocomplete)."""

@@ -25,7 +25,7 @@ BOT_PERMISSIONS = discord.Permissions(
 class Sent:
     """One message the bot sent, as Discord received it."""
 
-    kind: str  # "message" (channel send) | "interaction" (callback) | "followup"
+    kind: str  # "message" (channel send) | "interaction" (callback) | "update" (a message edited) | "followup"
     channel_id: int | None
     payload: dict
     interaction_id: int | None = None
@@ -80,6 +80,20 @@ class Guild:
 
     def channel_id(self, name: str) -> int:
         return int(self.channels[name]["id"])
+
+
+def check_components(rows: list) -> str:
+    """What Discord would refuse in a message's buttons ("" when fine): at most 5 rows of 5, labels of 80."""
+    if len(rows) > 5:
+        return "components: at most 5 action rows"
+    for row in rows:
+        buttons = row.get("components") or []
+        if row.get("type") != 1 or not 1 <= len(buttons) <= 5:
+            return "components: an action row holds 1 to 5 components"
+        for button in buttons:
+            if len(button.get("label") or "") > 80 or not 1 <= len(button.get("custom_id") or "") <= 100:
+                return "components: a button's label is at most 80 characters, its custom_id 1 to 100"
+    return ""
 
 
 def json_response(data: Any, status: int = 200) -> web.Response:
