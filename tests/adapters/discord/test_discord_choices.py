@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from adapters.discord_bot.choices import MAX_LABEL, NOT_YOURS, choice_view, label
+from adapters.discord_bot.client import DiscordAdapter
+from adapters.discord_bot.runner import run_discord
 from bot.messages import Reply
 from tests.conftest import CLOSE_QUESTION, two_close_cards
 from tests.fakes.discord import mention, quiet
@@ -60,3 +64,24 @@ def test_labels_fit_a_button_and_only_choices_get_buttons():
     assert len(label(1, long)) == MAX_LABEL and label(1, long).endswith("…") and label(2, "Short?") == "2. Short?"
     plain = Reply("Peel is open.", "dm:1", meta={"intent": "school_status"})
     assert choice_view(plain, 1, None) is None
+
+
+async def test_a_press_after_a_restart_is_still_the_pick(adapter, fake, world, store, bot, discord_settings):
+    _, parent, _, _ = world
+    two_close_cards(store)
+    await fake.send_dm(parent, CLOSE_QUESTION)
+    [offer] = await fake.wait_sent(1)
+    await adapter.client.close()
+
+    fake.ready.clear()
+    again = DiscordAdapter(bot, discord_settings, client_options={"guild_ready_timeout": 0.05})
+    task = asyncio.create_task(run_discord(bot, discord_settings, adapter=again))
+    try:
+        await asyncio.wait_for(again.client.wait_until_ready(), 10)
+        await fake.press(parent, offer, 1)
+        answer = (await fake.wait_sent(3))[2]
+    finally:
+        await again.client.close()
+        await asyncio.wait_for(task, 10)
+    first = {c.question: c for c in store.knowledge().cards}[_buttons(offer)[0]["label"].removeprefix("1. ")]
+    assert answer.content.startswith(first.answer)

@@ -67,3 +67,13 @@ def test_labels_fit_a_button_and_the_number_fits_callback_data():
     assert label(3, "  spaced\n out  ") == "3. spaced out"
     assert [parse(d) for d in ("choice:2:7", "choice:1:-100", "choice:0:7", "choice:2", "other:1:7", None,
                                "choice:1:" + "9" * 70)] == [(2, "7"), (1, "-100"), None, None, None, None, None]
+
+
+async def test_a_press_after_a_restart_is_still_the_pick(fake, bot, store, tg_settings, running):
+    two_close_cards(store)
+    async with running(bot, tg_settings, fake):
+        await answered(fake, fake.private(CLOSE_QUESTION, user_id=PARENT), PARENT)
+    async with running(bot, tg_settings, fake):  # the buttons carry all a press needs
+        texts = await answered(fake, fake.click(PARENT, 1), PARENT, count=2)
+    first = {c.question: c for c in store.knowledge().cards}[texts[0].splitlines()[1].removeprefix("1. ")]
+    assert texts[1].startswith(first.answer)
