@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from telegram_support import GROUP, PARENT, answered
+from telegram_support import GROUP, PARENT, answered, free_port
 
 from adapters.choices import NOT_YOURS
 from adapters.telegram.choices import MAX_LABEL, keyboard, label, parse
@@ -77,3 +77,20 @@ async def test_a_press_after_a_restart_is_still_the_pick(fake, bot, store, tg_se
         texts = await answered(fake, fake.click(PARENT, 1), PARENT, count=2)
     first = {c.question: c for c in store.knowledge().cards}[texts[0].splitlines()[1].removeprefix("1. ")]
     assert texts[1].startswith(first.answer)
+
+
+async def test_through_the_webhook_too(fake, bot, store, tg_settings, running):
+    two_close_cards(store)
+    port = free_port()
+    hooked = tg_settings.replace("telegram", webhook_url=f"http://127.0.0.1:{port}/telegram-hook", webhook_port=port,
+                                 webhook_secret="s3cret")
+    async with running(bot, hooked, fake):
+        await fake.wait_for(lambda: fake.webhook is not None, what="setWebhook")
+        assert "callback_query" in fake.calls_to("setWebhook")[0]["allowed_updates"]
+        asked = {"update_id": 700, "message": fake.message(CLOSE_QUESTION, chat_id=PARENT, user_id=PARENT)}
+        assert await fake.deliver(asked) == 200
+        await fake.wait_sent(1, PARENT)
+        assert await fake.deliver(fake.click(PARENT, 2)) == 200
+        texts = await fake.wait_sent(2, PARENT)
+    second = {c.question: c for c in store.knowledge().cards}[texts[0].splitlines()[2].removeprefix("2. ")]
+    assert texts[1].startswith(second.answer)
