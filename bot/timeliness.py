@@ -16,6 +16,7 @@ ended-dispute line. :func:`frame` is the one hook after answering: it
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from functools import lru_cache
@@ -108,14 +109,26 @@ class Coverage:
     ended: bool = False  # the covering pack has ended (its end line comes first)
 
 
-def _entries(knowledge: Knowledge):
-    return (*knowledge.statuses, *knowledge.timeline, *knowledge.facts, *knowledge.cards, *knowledge.services)
+def _published(knowledge: Knowledge) -> dict[str | None, list[datetime]]:
+    """Per pack (and None: all packs), the sorted published times of its entries not undone; once per snapshot."""
+    times = knowledge.derived.get("published")
+    if times is None:
+        times = {None: []}
+        for entry in (*knowledge.statuses, *knowledge.timeline, *knowledge.facts, *knowledge.cards, *knowledge.services):
+            if getattr(entry, "retracted", None) is None:
+                times.setdefault(entry.pack, []).append(entry.published)
+                times[None].append(entry.published)
+        for values in times.values():
+            values.sort()
+        knowledge.derived["published"] = times
+    return times
 
 
 def newest_news(knowledge: Knowledge, at: datetime, pack: str | None = None) -> datetime | None:
-    times = [e.published for e in _entries(knowledge)
-             if e.published <= at and getattr(e, "retracted", None) is None and (pack is None or e.pack == pack)]
-    return max(times, default=None)
+    """The newest published time at or before `at` (of one pack, or of all)."""
+    times = _published(knowledge).get(pack, [])
+    index = bisect_right(times, at)
+    return times[index - 1] if index else None
 
 
 def coverage(knowledge: Knowledge, board: Board | None, at: datetime, coverage_days: int) -> Coverage:
@@ -205,7 +218,7 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
         return [lead + "\n" + texts[0], *texts[1:]]
     turn.meta["news_as_of"] = found.newest.isoformat()  # the age of the newest news behind the answer
     turn.meta["pack"] = found.pack.id
-    stale_notes = _strike_notes(knowledge, at)
+    stale_notes = _strike_notes(knowledge, at) if any("\nNote: " in text for text in texts) else ()
     if stale_notes:
         texts = ["\n".join(line for line in text.split("\n") if line not in stale_notes) for text in texts]
     note = found.pack.note

@@ -46,6 +46,7 @@ class Knowledge:
         self.cards = list(cards)
         self.card_by_id = {c.id: c for c in self.cards}
         self.packs = {p.id: p for p in packs}  # the active packs' headers (knowledge.packs.PackInfo), in order
+        self.derived: dict = {}  # what answering derives from this snapshot once (bot.timeliness)
 
     def board(self, board_id: str | None) -> Board | None:
         return self.boards.get(board_id) if board_id else None
