@@ -194,11 +194,11 @@ def _next_strike_event(knowledge: Knowledge, at: datetime) -> TimelineEvent | No
 
 
 # ---------------------------------------------------------------- the one item asked about
-_FRENCH_STOP = frozenset(  # the common French words, without accents (normalize removes them)
-    """le la les l un une des du de d au aux et ou est sont ce c ca qu que qui quoi quand quel quelle quels
+# The common French words, without accents (normalize removes them).
+_FRENCH_STOP_WORDS = """le la les l un une des du de d au aux et ou est sont ce c ca qu que qui quoi quand quel quelle quels
     quelles pour par avec dans sur en il ils elle elles on nous vous je j mon ma mes notre nos votre vos leur
-    leurs pas ne y a ecole ecoles enfant enfants aussi encore se s sa son ses""".split()
-)
+    leurs pas ne y a ecole ecoles enfant enfants aussi encore se s sa son ses"""
+_FRENCH_STOP = frozenset(_FRENCH_STOP_WORDS.split())
 _STOP = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "do", "does", "did", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "this", "that", "there", "their", "they", "we", "i", "my", "our", "what", "whats", "when", "who", "why", "how", "which", "will", "would", "can", "could", "should", "any", "anything", "about", "with", "from", "by", "as", "if", "so", "not", "school", "schools", "kid", "kids", "child", "children", "still", "too", "also"]
 ) | _FRENCH_STOP
