@@ -273,7 +273,8 @@ class Bot:
         if asked is not None:
             return asked, True
         remembered = context.language if context.language in language.LANGUAGES else None
-        said = language.detect(text, min_votes=2 if remembered else 1)
+        words = text.lstrip().partition(" ")[2] if text.lstrip().startswith("/") else text  # "/help" is no English
+        said = language.detect(words, min_votes=2 if remembered else 1)
         if said is not None:
             context.language = said
             return said, False
