@@ -138,3 +138,35 @@ def test_french_prompts_social_turns_and_subscriptions(bot):
     assert "Vous recevrez désormais les mises à jour officielles" in french(bot, "/subscribe peel")
     assert "C'est fait : plus de mises à jour" in french(bot, "/unsubscribe")
     assert french(bot, "/nosuch").startswith("Je ne connais pas la commande /nosuch")
+
+
+# ------------------------------------------------------------------ staff tools
+@pytest.fixture
+def staff_bot(tmp_path, template_db, shared_matcher):
+    import shutil
+
+    from bot.app import build_bot, open_knowledge
+    from bot.settings import Settings
+    from tests.conftest import THURSDAY
+
+    path = tmp_path / "schoolbot.db"
+    shutil.copyfile(template_db, path)
+    settings = Settings().replace("database", path=str(path)).replace("roles", board_staff=("test:777=tdsb",))
+    store = open_knowledge(settings)
+    yield build_bot(settings, store=store, clock=lambda: THURSDAY, matcher=shared_matcher)
+    store.close()
+
+
+def test_staff_messages_in_french(staff_bot):
+    assert french(staff_bot, "/setstatus tdsb closed: Écoles fermées", user="p9", platform="test") == french(
+        staff_bot, "/setstatus tdsb closed: Écoles fermées", user="p8")  # a parent: the same refusal
+    french(staff_bot, "/langue fr", user="p9")
+    assert french(staff_bot, "/setstatus tdsb closed", user="p9").startswith("Désolé, cette commande est réservée")
+    french(staff_bot, "/langue fr", user="777")
+    preview = french(staff_bot, "/setstatus tdsb closed from monday: Les écoles sont fermées lundi.", user="777")
+    assert preview.startswith("Aperçu : Toronto District School Board (TDSB), du lundi 7 octobre jusqu'à nouvel ordre : fermé.")
+    assert "Les parents qui poseront la question pour lundi 7 octobre" in preview and "Envoyez /confirm" in preview
+    done = french(staff_bot, "/confirm", user="777")
+    assert done.startswith("C'est fait : Toronto District School Board (TDSB) est maintenant « fermé » à partir du lun. 7 oct.")
+    assert "Utilisation : /setstatus CONSEIL STATUT" in french(staff_bot, "/setstatus", user="777")
+    assert french(staff_bot, "/cancel", user="777") == "Il n'y a rien à annuler."
