@@ -35,7 +35,8 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
         texts = HANDLERS[analysis.intent](bot, turn)
     topic = analysis.out_of_scope
     if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
-        texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=topic.topic, where=topic.where)
+        texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
+                                           where=turn.voice.text(topic, "where"))
     return texts
 
 
@@ -248,10 +249,10 @@ def on_help(bot: Bot | None, turn: Turn) -> list[str]:
 def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
     topic = turn.analysis.out_of_scope
     if topic is not None:
-        where = topic.where
+        where = turn.voice.text(topic, "where")
         if turn.board is not None:
             where += f" ({turn.board.name}: {turn.board.website})"
-        return [turn.voice.say("out_of_scope", topic=topic.topic, where=where)]
+        return [turn.voice.say("out_of_scope", topic=turn.voice.text(topic, "topic"), where=where)]
     if turn.analysis.command:
         return [turn.voice.say("unknown_command", command=turn.analysis.command)]
     return [replies.unknown_text(turn.voice.language)]
