@@ -170,7 +170,7 @@ def confirmed_status(knowledge: Knowledge, board: Board | None, day: date, today
             lead = voice.say("confirmed_no", board=board.name, status=status, when=when)
         return shape(lead, [voice.say("as_of_watch", when=when_published(own.published, lang), website=board.website)],
                      cite(knowledge, own.source, own.published, lang))
-    name = board.name if board else voice.say("your_board")
+    name = board.name if board else voice.say("your_board_words")
     lead = voice.say("confirmed_none", board=name, when=when)
     support = []
     if general:

@@ -104,7 +104,7 @@ def shape(lead: str, support: list[str] | tuple[str, ...] = (), source: str = ""
 def help_text(language: str = "en") -> str:
     """The full help: what to ask, then one line per command from the command registry."""
     lines = [line for line in help_lines(language) if _listed(line)]
-    return say("help_intro", language) + "\n\n" + say("help_commands", language) + "\n" + "\n".join(lines)
+    return say("help_about", language) + "\n\n" + say("help_commands", language) + "\n" + "\n".join(lines)
 
 
 def _listed(line: str) -> bool:

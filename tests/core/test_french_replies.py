@@ -54,6 +54,17 @@ def test_every_conversation_text_has_french():
     assert catalog.say("only_in_english", "fr") == "(Cette information n'est disponible qu'en anglais.)"
 
 
+def test_no_wording_key_is_written_twice():
+    """YAML keeps the last of two equal keys without a word: two sections must not reuse a key."""
+    import re
+    from collections import Counter
+
+    from bot.replies import WORDING_FILE
+
+    keys = re.findall(r"^([A-Za-z_][\w-]*):", WORDING_FILE.read_text(encoding="utf-8"), re.MULTILINE)
+    assert [k for k, n in Counter(keys).items() if n > 1] == []
+
+
 def test_french_help_lists_the_commands_in_french():
     text = help_text("fr")
     assert "Commandes :" in text and "Arrêter les mises à jour" in text and "/language [en|fr]" in text
