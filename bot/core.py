@@ -14,9 +14,11 @@ bot/conversation.py; the wording in bot/answers.py and bot/replies.py.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -269,12 +271,12 @@ class Bot:
         language of yet), then the language remembered, then the platform's, then
         English. A clear message language is remembered for the next turns.
         """
-        asked = conversation.language_request(normalize(text, 200))
+        asked = _language_request(text)
         if asked is not None:
             return asked, True
         remembered = context.language if context.language in language.LANGUAGES else None
         words = text.lstrip().partition(" ")[2] if text.lstrip().startswith("/") else text  # "/help" is no English
-        said = language.detect(words, min_votes=2 if remembered else 1)
+        said = _detect(words, 2 if remembered else 1)
         if said is not None:
             context.language = said
             return said, False
@@ -379,6 +381,19 @@ def _changed(before: dict | None, after: dict | None) -> bool:
 
 
 _REFRESH = timedelta(minutes=1)
+_NAMES_A_LANGUAGE = re.compile(r"fran[cç]|engl|angl", re.IGNORECASE)
+
+
+def _language_request(text: str) -> str | None:
+    """'fr' / 'en' when the whole message asks for a language (only messages naming one are read)."""
+    if len(text) > 80 or _NAMES_A_LANGUAGE.search(text) is None:
+        return None
+    return conversation.language_request(normalize(text, 200))
+
+
+@lru_cache(maxsize=4096)
+def _detect(text: str, min_votes: int) -> str | None:
+    return language.detect(text, min_votes)
 
 
 _USER_COMMANDS = frozenset({"whoami", "language", "langue"})
