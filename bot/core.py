@@ -381,7 +381,7 @@ def _changed(before: dict | None, after: dict | None) -> bool:
 
 
 _REFRESH = timedelta(minutes=1)
-_NAMES_A_LANGUAGE = re.compile(r"fran[cç]|engl|angl", re.IGNORECASE)
+_NAMES_A_LANGUAGE = re.compile(r"fran[cç]|french|engl|angl", re.IGNORECASE)
 
 
 def _language_request(text: str) -> str | None:
