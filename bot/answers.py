@@ -138,7 +138,7 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime,
     else:
         lines.append(voice.say("no_province_news", when=when, ask=ask))
     if said:
-        parts = [f"{', '.join(names)}: {word}" for word, names in said.items()]
+        parts = [f"{', '.join(names)}{voice.colon}{word}" for word, names in said.items()]
         lines.append(voice.say("boards_said", parts="; ".join(parts)))
     if general is not None:
         lines.append(cite(knowledge, general.source, general.published, lang))
@@ -305,7 +305,7 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     if latest.published > best.published:  # newer news (a deal, a strike called off) comes first
         best = latest
     others = [e for e in future if e is not best][:1] or [e for e in reversed(past) if e is not best][:1]
-    lead = f"{short_day(best.day, lang)}: {voice.text(best, 'text')}"
+    lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
     support = []
     if others:
         key = "next_event" if others[0].day > today else "before_that"
@@ -315,7 +315,7 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
 
 def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:
     approx = " " + voice.say("approximate") if event.approximate else ""
-    return f"- {short_day(event.day, voice.language)}{approx}: {voice.text(event, 'text')}"
+    return f"- {short_day(event.day, voice.language)}{approx}{voice.colon}{voice.text(event, 'text')}"
 
 
 # Words every service question has: they do not say which service is asked about.
@@ -354,7 +354,7 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
         lines = []
         if "work_to_rule" in by_phase:
             latest = by_phase["work_to_rule"][-3:]
-            examples = "; ".join(f"{voice.text(s, 'workers')}: {voice.text(s, 'service')}" for s in latest)
+            examples = "; ".join(f"{voice.text(s, 'workers')}{voice.colon}{voice.text(s, 'service')}" for s in latest)
             lines.append(voice.say("work_to_rule_examples", examples=examples))
         if "full_strike" in by_phase:
             lines.append(voice.say("full_strike_service", service=voice.text(by_phase["full_strike"][0], "service")))
@@ -381,7 +381,7 @@ def _by_workers(services: list[WithdrawnService], voice: Voice = ENGLISH) -> lis
     groups: dict[str, list[str]] = {}
     for service in services:
         groups.setdefault(voice.text(service, "workers"), []).append(voice.text(service, "service"))
-    return [f"- {workers}: {'; '.join(items)}" for workers, items in groups.items()]
+    return [f"- {workers}{voice.colon}{'; '.join(items)}" for workers, items in groups.items()]
 
 
 def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *, full: bool = False,

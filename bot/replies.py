@@ -54,6 +54,11 @@ class Voice:
     def french(self) -> bool:
         return self.language == "fr"
 
+    @property
+    def colon(self) -> str:
+        """': ' in English, ' : ' in French (a space before the colon)."""
+        return " : " if self.language == "fr" else ": "
+
     def say(self, key: str, /, **fields: object) -> str:
         return say(key, self.language, **fields)
 
