@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime
+from functools import lru_cache
 
 from bot.dates.vocabulary import (
     MONTH_ABBREVIATIONS_FR,
@@ -34,17 +35,19 @@ def day_and_month(day: datetime.date, language: str = "en") -> str:
     return f"{WEEKDAY_NAMES[day.weekday()]}, {MONTH_NAMES[day.month]} {day.day}"
 
 
+@lru_cache(maxsize=1024)
+def _describe(day: datetime.date, today: datetime.date, language: str) -> str:
+    text = day_and_month(day, language)
+    if day.year != today.year:
+        text += f" {day.year}" if language == "fr" else f", {day.year}"
+    return _RELATIVE.get(language, _RELATIVE["en"]).get((day - today).days, "") + text
+
+
 def describe_day(day: datetime.date, today: datetime.date, language: str = "en") -> str:
     """"today, Thursday, October 3", "tomorrow, Friday, October 4", "Monday, October 7",
     "Wednesday, January 1, 2020" (the year only when it is not today's year); in French
     "aujourd'hui, jeudi 3 octobre", "lundi 7 octobre", "mercredi 1er janvier 2020"."""
-    day = as_date(day)
-    today = as_date(today)
-    text = day_and_month(day, language)
-    if day.year != today.year:
-        text += f" {day.year}" if language == "fr" else f", {day.year}"
-    relative = _RELATIVE.get(language, _RELATIVE["en"]).get((day - today).days, "")
-    return relative + text
+    return _describe(as_date(day), as_date(today), language)
 
 
 def short_day(day: datetime.date, language: str = "en") -> str:
@@ -56,6 +59,11 @@ def short_day(day: datetime.date, language: str = "en") -> str:
 
 def when_published(moment: datetime.datetime, language: str = "en") -> str:
     """'Oct 2, 2019, 8:00 p.m.' / '2 oct. 2019, 20 h' in the moment's own offset (Toronto time in the data)."""
+    return _when(moment, moment.utcoffset(), language)  # equal instants in other offsets are written otherwise
+
+
+@lru_cache(maxsize=1024)  # a few sources' times, said again and again
+def _when(moment: datetime.datetime, offset, language: str) -> str:
     if language == "fr":
         minutes = f" {moment.minute:02d}" if moment.minute else ""
         return f"{moment.day} {MONTH_ABBREVIATIONS_FR[moment.month]} {moment.year}, {moment.hour} h{minutes}"

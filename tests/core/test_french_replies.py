@@ -39,6 +39,8 @@ def test_as_of_times_in_both_languages():
     assert when_published(evening) == "Oct 2, 2019, 8:00 p.m."
     assert when_published(evening, "fr") == "2 oct. 2019, 20 h"
     assert when_published(datetime(2019, 9, 5, 12, 30, tzinfo=TORONTO), "fr") == "5 sept. 2019, 12 h 30"
+    from datetime import UTC
+    assert when_published(evening.astimezone(UTC)) == "Oct 3, 2019, 12:00 a.m."  # the same instant, its own offset
 
 
 def test_statuses_in_french_from_the_pack_words():
