@@ -19,9 +19,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from bot.replies import say  # the wording catalog, read once and kept prepared
 from knowledge.packs import PackInfo
 
 if TYPE_CHECKING:
@@ -36,18 +36,6 @@ SETTLED_KINDS = frozenset({"deal", "called_off", "return_to_work", "schools_reop
 _NO_PACK = PackInfo("", "")
 
 
-@lru_cache(maxsize=1)
-def wording():
-    from bot.settings import CONFIG_DIR
-    from bot.wording import load_wording
-
-    return load_wording(CONFIG_DIR / "wording.yaml")
-
-
-def say(key: str, language: str = "en", /, **fields: object) -> str:
-    return wording().say(key, language, **fields)
-
-
 def day_text(day: date | datetime) -> str:
     """'Oct 2, 2019'."""
     return f"{day:%b} {day.day}, {day.year}"
@@ -56,11 +44,6 @@ def day_text(day: date | datetime) -> str:
 # ------------------------------------------------------------------ pack words
 def pack_of(knowledge: Knowledge, entry) -> PackInfo:
     return knowledge.packs.get(getattr(entry, "pack", ""), _NO_PACK)
-
-
-def status_words(knowledge: Knowledge, entry, language: str = "en") -> str:
-    """The words parents see for a status entry: its pack's own words, or the built-in ones."""
-    return pack_of(knowledge, entry).status_words(entry.status, language)
 
 
 def phase_name(knowledge: Knowledge, service, language: str = "en") -> str:
@@ -82,17 +65,19 @@ def phase_order(knowledge: Knowledge, phases: list[str]) -> list[str]:
     return sorted(phases, key=lambda p: order.index(p) if p in order else len(order))
 
 
-def help_text(knowledge: Knowledge, text: str) -> str:
+def help_text(knowledge: Knowledge, text: str, language: str = "en") -> str:
     """The help with the active packs' titles and examples in place of the generic ones."""
-    intro, found, commands = text.partition("\n\nCommands:\n")
+    marker = "\n\n" + say("help_commands", language) + "\n"
+    intro, found, commands = text.partition(marker)
     packs = list(knowledge.packs.values())
     examples = [e for info in packs for e in info.examples][:8]
     if not found or not packs:
         return text
-    lines = [say("help_intro", titles="; ".join(info.title for info in packs))]
+    titles = "; ".join((info.title_fr if language == "fr" and info.title_fr else info.title) for info in packs)
+    lines = [say("help_intro", language, titles=titles)]
     if examples:
-        lines.append(say("help_examples") + "\n" + "\n".join(f'- "{e}"' for e in examples))
-        lines.append(say("help_follow_up"))
+        lines.append(say("help_examples", language) + "\n" + "\n".join(f'- "{e}"' for e in examples))
+        lines.append(say("help_follow_up", language))
     else:
         lines.append(intro.split("\n\n", 1)[-1])
     return "\n\n".join(lines) + found + commands
