@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
+from bot.dates.formatting import day_and_month
 from bot.replies import say  # the wording catalog, read once and kept prepared
 from knowledge.packs import PackInfo
 
@@ -36,8 +37,10 @@ SETTLED_KINDS = frozenset({"deal", "called_off", "return_to_work", "schools_reop
 _NO_PACK = PackInfo("", "")
 
 
-def day_text(day: date | datetime) -> str:
-    """'Oct 2, 2019'."""
+def day_text(day: date | datetime, language: str = "en") -> str:
+    """'Oct 2, 2019' / '2 octobre 2019'."""
+    if language == "fr":
+        return f"{day_and_month(day, 'fr').split(' ', 1)[1]} {day.year}"
     return f"{day:%b} {day.day}, {day.year}"
 
 
@@ -141,8 +144,8 @@ def coverage(knowledge: Knowledge, board: Board | None, at: datetime, coverage_d
 def no_current_dispute(knowledge: Knowledge, board: Board | None, at: datetime, last: PackInfo,
                        language: str = "en") -> str:
     newest = newest_news(knowledge, at, last.id)
-    when = (say("last_dispute_ended", language, day=day_text(last.ended)) if last.ended and last.ended <= at
-            else say("last_dispute_news", language, day=day_text(newest)))
+    when = (say("last_dispute_ended", language, day=day_text(last.ended, language)) if last.ended and last.ended <= at
+            else say("last_dispute_news", language, day=day_text(newest, language)))
     title = last.title_fr if language == "fr" and last.title_fr else last.title
     name = board.name if board else say("your_board", language)
     return say("no_current_dispute", language, board=name, title=title, when=when)
@@ -150,7 +153,7 @@ def no_current_dispute(knowledge: Knowledge, board: Board | None, at: datetime, 
 
 def ended_line(info: PackInfo, language: str = "en") -> str:
     text = info.end_text_fr if language == "fr" and info.end_text_fr else info.end_text
-    return text or say("dispute_ended", language, day=day_text(info.ended))
+    return text or say("dispute_ended", language, day=day_text(info.ended, language))
 
 
 def _days_ago(published: datetime, at: datetime) -> int:
@@ -161,8 +164,8 @@ def _days_ago(published: datetime, at: datetime) -> int:
 def stale_lead(board: Board | None, published: datetime, at: datetime, language: str = "en") -> str:
     days = _days_ago(published, at)
     if board is None:
-        return say("stale_news_lead", language, day=day_text(published), days=days)
-    return say("stale_news_board_lead", language, board=board.name, day=day_text(published), days=days)
+        return say("stale_news_lead", language, day=day_text(published, language), days=days)
+    return say("stale_news_board_lead", language, board=board.name, day=day_text(published, language), days=days)
 
 
 def _status_news(knowledge: Knowledge, board: Board | None, day: date, at: datetime) -> datetime | None:
@@ -177,17 +180,19 @@ def _settled(knowledge: Knowledge, at: datetime) -> datetime | None:
     return max(times, default=None)
 
 
-def _strike_notes(knowledge: Knowledge, at: datetime) -> set[str]:
-    """The 'Note: a strike could begin ...' lines that no longer hold (a deal or the end came after)."""
+def _strike_notes(knowledge: Knowledge, at: datetime) -> tuple[str, ...]:
+    """The texts of 'Note: a strike could begin ...' lines that no longer hold (a deal or the end came after)."""
     settled = _settled(knowledge, at)
     ended = {info.id for info in knowledge.packs.values() if info.ended is not None and info.ended <= at}
-    return {f"Note: {e.text}" for e in knowledge.events(at) if e.kind == "full_strike_start"
-            and (e.pack in ended or (settled is not None and settled > e.published))}
+    return tuple(text for e in knowledge.events(at) if e.kind == "full_strike_start"
+                 and (e.pack in ended or (settled is not None and settled > e.published))
+                 for text in (e.text, *((e.fr or {}).get("text", ""),)) if text)
 
 
 def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     """The answer texts put in time and in their dispute (see the module's docstring)."""
     knowledge, at = turn.knowledge, turn.msg.time
+    lang = turn.voice.language
     intent = turn.analysis.intent
     if not texts or not knowledge.packs or intent in {"help", "set_board", "subscribe", "unsubscribe", "admin"}:
         return texts
@@ -197,37 +202,38 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     if found.pack is None:
         if found.last is None:
             return texts
+        lead = no_current_dispute(knowledge, turn.board, at, found.last, lang)
         if intent in CURRENT_INTENTS:
-            return [no_current_dispute(knowledge, turn.board, at, found.last)]
-        lead = no_current_dispute(knowledge, turn.board, at, found.last)
+            return [lead]
         return [lead + "\n" + texts[0], *texts[1:]]
     turn.meta["news_as_of"] = found.newest.isoformat()  # the age of the newest news behind the answer
     turn.meta["pack"] = found.pack.id
-    stale_notes = _strike_notes(knowledge, at) if any("\nNote: " in text for text in texts) else ()
+    stale_notes = _strike_notes(knowledge, at) if intent == "school_status" else ()
     if stale_notes:
-        texts = ["\n".join(line for line in text.split("\n") if line not in stale_notes) for text in texts]
-    note = found.pack.note
+        texts = ["\n".join(line for line in text.split("\n") if not line.endswith(stale_notes)) for text in texts]
+    note = found.pack.note_fr if lang == "fr" and found.pack.note_fr else found.pack.note
     if intent == "who_is_affected" and note and not found.ended and note not in texts[-1]:
-        texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", note=note)]
+        texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", lang, note=note)]
     if found.ended and intent in CURRENT_INTENTS | {"strike_dates", "negotiations"}:
-        texts = [ended_line(found.pack) + "\n" + texts[0], *texts[1:]]
+        texts = [ended_line(found.pack, lang) + "\n" + texts[0], *texts[1:]]
     elif intent == "school_status":
         day = turn.day or turn.today
         published = _status_news(knowledge, turn.board, day, at) or found.newest
         if published is not None and _days_ago(published, at) > settings.answers.stale_after_days:
-            texts = [stale_lead(turn.board, published, at) + " " + texts[0], *texts[1:]]
+            texts = [stale_lead(turn.board, published, at, lang) + " " + texts[0], *texts[1:]]
     if len(knowledge.packs) > 1:
-        texts = [_name_disputes(knowledge, text) for text in texts]
+        texts = [_name_disputes(knowledge, text, lang) for text in texts]
     return texts
 
 
-def _name_disputes(knowledge: Knowledge, text: str) -> str:
+def _name_disputes(knowledge: Knowledge, text: str, language: str = "en") -> str:
     """Add which dispute the sources cited belong to, when several packs are active."""
     packs = []
     for source in knowledge.sources.values():
         if source.file in text and source.pack not in packs:
             packs.append(source.pack)
-    titles = [knowledge.packs[p].title for p in packs if p in knowledge.packs]
+    infos = [knowledge.packs[p] for p in packs if p in knowledge.packs]
+    titles = [info.title_fr if language == "fr" and info.title_fr else info.title for info in infos]
     if not titles:
         return text
-    return text + "\n" + say("from_dispute", titles="; ".join(titles))
+    return text + "\n" + say("from_dispute", language, titles="; ".join(titles))

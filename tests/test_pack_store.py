@@ -224,3 +224,10 @@ def test_a_status_of_an_ended_dispute_does_not_speak_for_later_days(store):
     assert general.id == "all-deal-open-nov-21"  # made for the days after the end: still said
     own, general = knowledge.status_for("pdsb", at("2022-12-05T00:00").date(), at("2022-12-05T08:00"))
     assert own is None or own.pack == "cupe-2022-walkout"
+
+
+def test_old_news_and_no_current_dispute_in_french(settings, store, shared_matcher):
+    reply = ask(settings, store, shared_matcher, "l'école est-elle ouverte vendredi à peel", at("2019-10-07T07:30:00"))
+    assert reply.startswith("Mes dernières nouvelles pour Peel District School Board datent du 2 octobre 2019, il y a 5 jours : ")
+    reply = ask(settings, store, shared_matcher, "l'école est-elle ouverte lundi à peel", at("2026-11-23T07:30:00"))
+    assert reply.startswith("Je n'ai aucune information sur des moyens de pression à Peel District School Board")
