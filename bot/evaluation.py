@@ -1,16 +1,27 @@
-"""Scoring the matcher on labelled questions (the devset format)."""
+"""Scoring the bot on labelled questions (the devset format).
+
+Each line: text, now, intent (and optionally user_board, board, date). Also:
+- "reply_has": words the reply must contain, each "a|b" for alternatives,
+  compared without case or accents;
+- "context": earlier messages the same user sent first, in order (the last
+  line's text is the one scored);
+- "lang": the language of the question (reported per language).
+"""
 
 from __future__ import annotations
 
 import json
+import statistics
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.core import Bot
 from bot.matcher import INTENTS
 from bot.messages import Incoming
+from bot.replies import PREVIEW_CHARS
+from bot.text import normalize
 
 
 @dataclass
@@ -21,6 +32,18 @@ class Result:
     board: str | None
     date: str | None
     confidence: float
+    reply: str = ""
+
+    def _wanted(self) -> list[list[str]]:
+        return [[normalize(a) for a in str(item).split("|") if a.strip()] for item in self.expected.get("reply_has") or []]
+
+    def has_words(self, limit: int | None = None) -> bool | None:
+        """Whether every reply_has item is in the reply (in its first `limit` characters); None: no check."""
+        wanted = self._wanted()
+        if not wanted:
+            return None
+        reply = normalize(self.reply[:limit] if limit else self.reply)
+        return all(any(a in reply for a in alternatives) for alternatives in wanted)
 
 
 @dataclass
@@ -35,6 +58,30 @@ class Report:
         if not self.results:
             return 0.0
         return sum(getattr(r, key) == r.expected.get(key) for r in self.results) / self.total
+
+    def _rate(self, limit: int | None = None) -> tuple[float, int]:
+        checked = [r.has_words(limit) for r in self.results]
+        checked = [c for c in checked if c is not None]
+        return (sum(checked) / len(checked) if checked else 0.0), len(checked)
+
+    def reply_words(self) -> tuple[float, int]:
+        """Share of the questions with reply_has whose reply has all the words (and how many had them)."""
+        return self._rate()
+
+    def up_front(self) -> tuple[float, int]:
+        """The same, counting only the first PREVIEW_CHARS characters (what a phone preview shows)."""
+        return self._rate(PREVIEW_CHARS)
+
+    def median_length(self) -> float:
+        lengths = [len(r.reply) for r in self.results if r.reply]
+        return statistics.median(lengths) if lengths else 0.0
+
+    def per_language(self) -> dict[str, tuple[float, int]]:
+        out = {}
+        for lang in sorted({r.expected.get("lang") for r in self.results if r.expected.get("lang")}):
+            rows = [r for r in self.results if r.expected.get("lang") == lang]
+            out[lang] = (sum(r.intent == r.expected["intent"] for r in rows) / len(rows), len(rows))
+        return out
 
     def per_intent(self) -> dict[str, tuple[float, float, float, int]]:
         table = {}
@@ -68,9 +115,18 @@ class Report:
             f"intent macro-F1: {self.macro_f1():.3f}",
             f"board accuracy:  {self.accuracy('board'):.3f}",
             f"date accuracy:   {self.accuracy('date'):.3f}",
-            "",
-            f"{'intent':<20} {'prec':>6} {'recall':>6} {'F1':>6} {'n':>5}",
         ]
+        words, checked = self.reply_words()
+        if checked:
+            front, _ = self.up_front()
+            lines += [
+                f"reply words:     {words:.3f} (of {checked} questions with reply_has)",
+                f"answer up front: {front:.3f} (reply_has words in the first {PREVIEW_CHARS} characters)",
+            ]
+        lines.append(f"median reply:    {self.median_length():.0f} characters")
+        for lang, (accuracy, n) in self.per_language().items():
+            lines.append(f"intent accuracy [{lang}]: {accuracy:.3f} ({n})")
+        lines += ["", "per topic (recall = the topic's accuracy):", f"{'intent':<20} {'prec':>6} {'recall':>6} {'F1':>6} {'n':>5}"]
         for intent, (p, r, f, n) in sorted(self.per_intent().items(), key=lambda kv: kv[1][2]):
             lines.append(f"{intent:<20} {p:6.2f} {r:6.2f} {f:6.2f} {n:5d}")
         confusions = self.confusions()
@@ -84,6 +140,11 @@ class Report:
                     f"  {r.text!r}: got {r.intent}/{r.board}/{r.date} ({r.confidence:.2f}), "
                     f"want {r.expected['intent']}/{r.expected.get('board')}/{r.expected.get('date')}"
                 )
+            missing = [r for r in self.results if r.has_words() is False][:show_errors]
+            if missing:
+                lines += ["", "replies without their words:"]
+                for r in missing:
+                    lines.append(f"  {r.text!r}: want {r.expected['reply_has']}; got {r.reply[:200]!r}")
         return "\n".join(lines)
 
 
@@ -99,10 +160,19 @@ def evaluate(bot: Bot, rows: Iterable[dict]) -> Report:
     report = Report()
     for index, row in enumerate(rows):
         now = datetime.fromisoformat(row["now"])
-        response = answer_one(bot, index, row["text"], now, row.get("user_board"))
+        earlier = [str(t) for t in row.get("context") or []]
+        if earlier:  # the same user's earlier messages, a few seconds apart, before the one scored
+            user_id = f"ask-{index}"
+            if row.get("user_board"):
+                bot.memory.set_user("cli", user_id, board=row["user_board"])
+            for step, text in enumerate(earlier):
+                bot.respond(Incoming("cli", user_id, user_id, text, now - timedelta(seconds=10 * (len(earlier) - step))))
+            response = bot.respond(Incoming("cli", user_id, user_id, row["text"], now))
+        else:
+            response = answer_one(bot, index, row["text"], now, row.get("user_board"))
         report.results.append(
             Result(row["text"], row, response.intent, response.board,
-                   response.date.isoformat() if response.date else None, response.confidence)
+                   response.date.isoformat() if response.date else None, response.confidence, response.text)
         )
     return report
 
@@ -119,5 +189,7 @@ def read_jsonl(path: str) -> list[dict]:
                 raise ValueError(f"{path}:{number}: not valid JSON: {exc}") from None
             if not isinstance(row, dict) or "text" not in row or "now" not in row or "intent" not in row:
                 raise ValueError(f"{path}:{number}: needs at least text, now and intent")
+            if not isinstance(row.get("reply_has", []), list) or not isinstance(row.get("context", []), list):
+                raise ValueError(f"{path}:{number}: reply_has and context must be lists")
             rows.append(row)
     return rows

@@ -18,40 +18,20 @@ Examples, keywords, slang and out-of-scope topics live in config/intents.yaml.
 
 from __future__ import annotations
 
-import itertools
-import math
 import re
-from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
-from pathlib import Path
 
 from rapidfuzz import fuzz, process
 
 from bot.boards import BoardFinder, BoardMention
 from bot.dates import DateMention, find_date, mentions_weekend
+from bot.indexes import CentroidIndex, PhraseIndex
+from bot.intent_data import INTENTS, IntentData, OutOfScope, load_intents
 from bot.text import NearestWord, normalize
-from knowledge.loading import LoadError, read_yaml
 
 _EXAMPLE_DAY = date(2019, 10, 3)  # any day: dates in examples are blanked, whichever day they resolve to
-INTENTS = (
-    "school_status",
-    "strike_dates",
-    "withdrawn_services",
-    "childcare",
-    "negotiations",
-    "who_is_affected",
-    "dispute_issues",
-    "work_to_rule",
-    "updates_source",
-    "subscribe",
-    "unsubscribe",
-    "set_board",
-    "help",
-    "unknown",
-)
-
 COMMANDS = {
     "start": "help",
     "help": "help",
@@ -68,6 +48,7 @@ _SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)"
 QUESTION_WORDS = frozenset(
     ["is", "are", "will", "would", "can", "could", "when", "what", "whats", "where", "why", "how", "who", "which", "do", "does", "did", "should", "shall", "has", "have", "any"]
 )
+_NEGATED = re.compile(r"\b(?:not|no|isnt|isn't|nor)\s+(?:in\s+|at\s+|the\s+)?$")
 _COMMAND = re.compile(r"^/([a-z_]+)(?:@[a-z0-9_]+)?(?:\s+(.*))?$", re.S)
 # Words that carry no question on their own: a message made only of these plus
 # a board or a date is about that board or date.
@@ -76,11 +57,8 @@ FILLER = frozenset(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class OutOfScope:
-    topic: str
-    keywords: tuple[str, ...]
-    where: str
+# A message that also names an out-of-scope topic still asks about school only with one of these.
+_SCHOOL_WORDS = frozenset(["school", "schools", "class", "classes", "open", "closed", "cancelled", "strike", "striking"])
 
 
 @dataclass(slots=True)
@@ -96,154 +74,6 @@ class Analysis:
     scores: dict[str, float] = field(default_factory=dict)
     abstained: bool = False
     processed: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class IntentData:
-    slang: dict[str, str]
-    examples: tuple[tuple[str, str], ...]  # (intent, raw example)
-    keywords: dict[str, dict[str, float]]  # intent -> keyword -> weight
-    out_of_scope: tuple[OutOfScope, ...]
-
-
-def load_intents(path: str | Path) -> IntentData:
-    """Read and validate config/intents.yaml."""
-    path = str(path)
-    data = read_yaml(path)
-    problems: list[str] = []
-    if not isinstance(data, dict) or not isinstance(data.get("intents"), dict):
-        raise LoadError(path, ["the file must be a mapping with an 'intents' mapping"])
-    for key in data:
-        if key not in {"slang", "intents", "out_of_scope"}:
-            problems.append(f"unknown section {key!r}; known: slang, intents, out_of_scope")
-    slang: dict[str, str] = {}
-    raw_slang = data.get("slang") or {}
-    if not isinstance(raw_slang, dict):
-        problems.append("slang: must be a mapping of word -> replacement")
-        raw_slang = {}
-    for word, replacement in raw_slang.items():
-        if not isinstance(replacement, str) or not str(word).strip():
-            problems.append(f"slang[{word!r}]: the replacement must be text, got {replacement!r}")
-            continue
-        slang[normalize(str(word))] = normalize(replacement)
-    examples: list[tuple[str, str]] = []
-    keywords: dict[str, dict[str, float]] = {}
-    for intent, body in data["intents"].items():
-        where = f"intents.{intent}"
-        if intent not in INTENTS:
-            problems.append(f"{where}: unknown intent; known: {', '.join(INTENTS)}")
-            continue
-        if not isinstance(body, dict):
-            problems.append(f"{where}: must be a mapping with examples and keywords")
-            continue
-        extra = set(body) - {"examples", "keywords", "description"}
-        if extra:
-            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
-        raw_examples = body.get("examples") or []
-        if not isinstance(raw_examples, list) or not raw_examples:
-            problems.append(f"{where}.examples: must be a non-empty list")
-            raw_examples = []
-        for index, example in enumerate(raw_examples):
-            if not isinstance(example, str) or not example.strip():
-                problems.append(f"{where}.examples[{index}]: must be non-empty text, got {example!r}")
-            else:
-                examples.append((intent, example))
-        raw_keywords = body.get("keywords") or {}
-        if not isinstance(raw_keywords, dict):
-            problems.append(f"{where}.keywords: must be a mapping of word -> weight")
-            raw_keywords = {}
-        for word, weight in raw_keywords.items():
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
-                problems.append(f"{where}.keywords[{word!r}]: weight must be a number in (0, 1], got {weight!r}")
-                continue
-            keywords.setdefault(intent, {})[normalize(str(word))] = float(weight)
-    missing = set(INTENTS) - set(data["intents"])
-    if missing:
-        problems.append(f"intents: missing {', '.join(sorted(missing))}")
-    topics = []
-    for index, raw in enumerate(data.get("out_of_scope") or []):
-        where = f"out_of_scope[{index}]"
-        if not isinstance(raw, dict) or not raw.get("topic") or not raw.get("keywords") or not raw.get("where"):
-            problems.append(f"{where}: needs topic, keywords (a list) and where")
-            continue
-        if not isinstance(raw["keywords"], list):
-            problems.append(f"{where}.keywords: must be a list")
-            continue
-        topics.append(OutOfScope(str(raw["topic"]), tuple(normalize(str(k)) for k in raw["keywords"]), str(raw["where"])))
-    if problems:
-        raise LoadError(path, problems)
-    return IntentData(slang, tuple(examples), keywords, tuple(topics))
-
-
-class CentroidIndex:
-    """TF-IDF cosine between a message and each intent's centroid of examples.
-
-    The nearest-example score rewards phrasings close to one example; this one
-    rewards the words and word pairs that are typical of an intent across all
-    its examples, so an unseen phrasing with the right words still scores.
-    """
-
-    def __init__(self, texts: list[str], intents: list[str]):
-        features = [_features(text) for text in texts]
-        df = Counter(feature for fs in features for feature in fs)
-        n = len(texts)
-        self.idf = {feature: math.log((n + 1) / (count + 1)) + 1 for feature, count in df.items()}
-        centroids: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
-        for fs, intent in zip(features, intents, strict=False):
-            norm = math.sqrt(sum(self.idf[f] ** 2 for f in fs)) or 1.0
-            for feature in fs:
-                centroids[intent][feature] += self.idf[feature] / norm
-        self.postings: dict[str, list[tuple[str, float]]] = defaultdict(list)
-        for intent, vector in centroids.items():
-            norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
-            for feature, value in vector.items():
-                self.postings[feature].append((intent, value / norm))
-
-    def cosine(self, text: str) -> dict[str, float]:
-        query = {f: self.idf[f] for f in _features(text) if f in self.idf}
-        scores = dict.fromkeys(INTENTS, 0.0)
-        norm = math.sqrt(sum(v * v for v in query.values()))
-        if not norm:
-            return scores
-        for feature, weight in query.items():
-            for intent, value in self.postings[feature]:
-                scores[intent] += weight / norm * value
-        return scores
-
-
-class PhraseIndex:
-    """Whole-phrase lookup: which of many short phrases occur in a message's words.
-
-    Same result as searching " phrase " in " message ", but one dictionary
-    look-up per n-gram of the message instead of one search per phrase.
-    """
-
-    def __init__(self) -> None:
-        self.entries: dict[str, list] = {}
-        self.longest = 1
-
-    def add(self, phrase: str, payload) -> None:
-        if phrase:
-            self.entries.setdefault(phrase, []).append(payload)
-            self.longest = max(self.longest, phrase.count(" ") + 1)
-
-    def payloads(self, words: list[str]) -> list:
-        """Payloads of every distinct phrase found, in the order found."""
-        seen: set[str] = set()
-        out = []
-        entries, n = self.entries, len(words)
-        for i in range(n):
-            for k in range(1, min(self.longest, n - i) + 1):
-                key = words[i] if k == 1 else " ".join(words[i : i + k])
-                if key in entries and key not in seen:
-                    seen.add(key)
-                    out.extend(entries[key])
-        return out
-
-
-def _features(text: str) -> set[str]:
-    words = text.split()
-    return set(words) | {f"{a}_{b}" for a, b in itertools.pairwise(words)}
 
 
 class IntentMatcher:
@@ -334,12 +164,20 @@ class IntentMatcher:
         """A keyword prepared exactly like message text, but never 'corrected' into another word."""
         return " ".join(self._words(text, correct=False))
 
-    def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None]:
+    def prepare(self, norm: str, today: date) -> str:
+        """Normalised text as the matcher compares it (boards and dates blanked, slang expanded)."""
+        return self._prepare(norm, today)[0]
+
+    def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None, str]:
         when = find_date(norm, today)
         spans = []
         if when is not None:
             spans.append((when.start, when.end))
         board = self.boards.find(norm)
+        if board is not None and _NEGATED.search(norm[: board.start]):
+            # "not TDSB, my kid is in Peel": the board meant is another one.
+            spans.append((board.start, board.end))
+            board = self.boards.find(norm[: board.start] + " " * (board.end - board.start) + norm[board.end :])
         if board is not None:
             spans.append((board.start, board.end))
         blanked = norm
@@ -383,6 +221,10 @@ class IntentMatcher:
         topics = self._out_of_scope.payloads(processed.split())
         if topics:
             topic = min(topics, key=lambda found: found[0])[1]  # the first listed topic wins
+            mixed = self._school_part(processed, topic)
+            if mixed is not None:  # "should he take the bus monday or is school cancelled?"
+                intent, confidence = mixed
+                return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, processed=processed)
             return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed)
 
         content = [w for w in processed.split() if w not in FILLER]
@@ -396,11 +238,42 @@ class IntentMatcher:
         scores = self.score_message(processed, self.segments(blanked))
         ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
         (best, best_score), (_, second_score) = ranked[0], ranked[1]
+        if best == "set_board" and when is not None and scores["school_status"] >= self.min_confidence:
+            # "I'm in Peel btw, are we open monday": a board and a day asked about, not only a board to keep.
+            best, best_score = "school_status", scores["school_status"]
+            second_score = min(second_score, best_score - self.min_margin)
         analysis = Analysis(best, round(best_score, 3), board, when, weekend, scores=scores, processed=processed)
         if best_score < self.min_confidence or best_score - second_score < self.min_margin:
             analysis.intent = "unknown"
             analysis.abstained = True
         return analysis
+
+    MIXED_BAR = 0.55  # a school question beside an out-of-scope topic must be this clear
+
+    def _school_part(self, processed: str, topic: OutOfScope) -> tuple[str, float] | None:
+        """The school question asked beside an out-of-scope topic, if one is clearly there.
+
+        Only a separate part of the message counts ("should he take the bus monday
+        OR is school cancelled"): the part that names the other topic is its own question.
+        """
+        phrases = [p for p in (self._phrase(k) for k in topic.keywords) if p]
+        parts = [p.strip() for p in re.split(r"\b(?:or|and|but|also)\b", processed) if p.strip()]
+        if len(parts) < 2:
+            return None
+        scores = dict.fromkeys(INTENTS, 0.0)
+        for part in parts:
+            words = part.split()
+            if any(f" {p} " in f" {part} " for p in phrases) or not any(w in _SCHOOL_WORDS for w in words):
+                continue
+            if not [w for w in words if w not in FILLER]:
+                continue
+            for intent, value in self.score(part).items():
+                scores[intent] = max(scores[intent], value)
+        ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
+        (best, value), (_, second) = ranked[0], ranked[1]
+        if best in ("help", "unknown", "set_board") or value < self.MIXED_BAR or value - second < self.min_margin:
+            return None
+        return best, round(value, 3)
 
     def score(self, processed: str) -> dict[str, float]:
         """Each intent's score in 0..1 for an already prepared message (cached: parents repeat themselves)."""

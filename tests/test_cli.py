@@ -67,7 +67,7 @@ def test_each_line_is_a_fresh_user(capsys, db, monkeypatch):
     _code, out, _ = run(capsys, "ask", "--db", db, "--json", "--now", NOW,
                        stdin="my kids go to peel\nis school open monday\n", monkeypatch=monkeypatch)
     second = json.loads(out.splitlines()[1])
-    assert second["board"] is None and "Which school board" in second["reply"]
+    assert second["board"] is None and "Which board is your child's?" in second["reply"]
 
 
 def test_ask_plain_text(capsys, db):
@@ -137,7 +137,7 @@ def test_chat_console_session(db):
         capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr
-    assert "Which school board?" in result.stdout
+    assert "Which board is your child's?" in result.stdout
     assert "Peel District School Board, Monday, October 7" in result.stdout
     assert "custodians" in result.stdout
 

@@ -172,3 +172,20 @@ def test_a_date_alone_asks_about_school(analyse):
 )
 def test_the_board_after_to_is_meant(analyse, text, board):
     assert analyse(text).board.board_id == board
+
+
+def test_a_board_said_not_to_be_meant_is_skipped(analyse):
+    assert analyse("not TDSB, my kid is in Peel").board.board_id == "pdsb"
+    assert analyse("we're not in york region, we're in durham").board.board_id == "ddsb"
+
+
+def test_a_board_and_a_day_in_one_sentence_is_a_status_question(analyse):
+    result = analyse("I'm in Peel btw, are we open monday")
+    assert (result.intent, result.board.board_id, result.date.day) == ("school_status", "pdsb", date(2019, 10, 7))
+
+
+def test_a_school_question_beside_an_out_of_scope_topic(analyse):
+    mixed = analyse("should he take the bus Monday or is school cancelled?")
+    assert mixed.intent == "school_status" and "bus" in mixed.out_of_scope.topic
+    # the other topic alone, or the school words inside it, stay out of scope
+    assert analyse("is the school bus running tomorrow").intent == "unknown"

@@ -62,3 +62,12 @@ def test_a_crash_inside_becomes_a_polite_reply(bot, store):
 def test_sql_looking_text_is_stored_as_text(bot, store):
     bot.handle(message("/board tdsb", user="x'); DROP TABLE users;--"))
     assert store.get_user("test", "x'); DROP TABLE users;--")["board"] == "tdsb"
+
+
+@pytest.mark.parametrize("stored", [{"at": 5, "topic": []}, {"awaiting": "choice", "asked": "x", "choices": [1]},
+                                    {"zzz": 1}, {"intent": "nope", "date": "2019-02-30"}, {"awaiting": "choice", "choices": ["gone"], "asked": "2019-10-03T08:59:00-04:00"}])
+def test_a_damaged_conversation_memory_is_ignored(bot, store, stored):
+    store.set_user("test", "u1", pending=stored)
+    for text in ("1", "what about tuesday", "more", "why?", "peel"):
+        replies = bot.handle(message(text))
+        assert replies and "something went wrong" not in replies[0].text

@@ -115,6 +115,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.min_accuracy is not None and accuracy < args.min_accuracy:
         print(f"FAILED: intent accuracy {accuracy:.3f} is below {args.min_accuracy:.3f}", file=sys.stderr)
         return 1
+    words, checked = report.reply_words()
+    if args.min_reply_words is not None and checked and words < args.min_reply_words:
+        print(f"FAILED: reply words {words:.3f} is below {args.min_reply_words:.3f}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -134,5 +138,6 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("eval", parents=[common], help="score the bot on labelled questions (JSONL)")
     p.add_argument("file", help="e.g. ../shared/devset/questions.jsonl")
     p.add_argument("--min-accuracy", type=float, help="exit 1 when intent accuracy is below this")
+    p.add_argument("--min-reply-words", type=float, help="exit 1 when the reply-words pass rate is below this")
     p.add_argument("--errors", type=int, default=0, metavar="N", help="also list the first N wrong answers")
     p.set_defaults(func=cmd_eval)

@@ -125,12 +125,12 @@ async def test_subscribe_by_mention_needs_a_server_admin(adapter, fake, world, s
     await fake.send_guild_message(guild, "announcements", parent, f"{mention(fake)} /subscribe all",
                                   mentions=(fake.bot_user,))
     sent = await fake.wait_sent(1)
-    assert sent[0].content.startswith("Only this group's admins")
+    assert sent[0].content.startswith("Only this server's admins")
     assert store.subscriptions_of("discord", chat) == []
     await fake.send_guild_message(guild, "announcements", moderator, f"{mention(fake)} /subscribe all",
                                   mentions=(fake.bot_user,))
     sent = await fake.wait_sent(2)
-    assert sent[1].content.startswith("This group will now get official updates for all boards")
+    assert sent[1].content.startswith("This channel will now get official updates for all boards")
     assert store.subscriptions_of("discord", chat) == ["all"]
 
 

@@ -77,18 +77,18 @@ async def test_slash_subscribe_in_a_server_uses_the_members_permissions(adapter,
     chat = f"channel:{guild.channel_id('announcements')}"
     await fake.interact(parent, "subscribe", {"board": "pdsb"}, guild=guild, channel="announcements")
     sent = await fake.wait_sent(1)
-    assert sent[0].ephemeral and sent[0].content.startswith("Only this group's admins")
+    assert sent[0].ephemeral and sent[0].content.startswith("Only this server's admins")
     assert store.subscriptions_of("discord", chat) == []
 
     await fake.interact(moderator, "subscribe", {"board": "pdsb"}, guild=guild, channel="announcements")
     sent = await fake.wait_sent(2)
-    assert sent[1].ephemeral and sent[1].content.startswith("This group will now get official updates for Peel")
+    assert sent[1].ephemeral and sent[1].content.startswith("This channel will now get official updates for Peel")
     assert store.subscriptions_of("discord", chat) == ["pdsb"]
 
     await fake.interact(parent, "unsubscribe", guild=guild, channel="announcements")
     await fake.interact(fake.owner, "unsubscribe", guild=guild, channel="announcements")  # the server owner
     sent = await fake.wait_sent(4)
-    assert sent[2].content.startswith("Only this group's admins")
+    assert sent[2].content.startswith("Only this server's admins")
     assert sent[3].content.startswith("Done: no more updates for Peel")
     assert store.subscriptions_of("discord", chat) == []
 

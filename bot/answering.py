@@ -1,0 +1,268 @@
+"""Answering one understood question: per intent, and the turns that lean on the conversation.
+
+Each ``on_<intent>`` takes the bot and the :class:`bot.core.Turn` and returns
+the reply texts. :func:`lean_on_context` answers the short turns that only make
+sense after an earlier one ("2", "peel" after "which board?", "thanks",
+"more", "why?", "what about tuesday?", "and tcdsb?").
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from bot import answers, conversation, replies
+from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
+from bot.dates import describe_day
+from bot.matcher import FILLER
+from bot.text import normalize
+
+if TYPE_CHECKING:
+    from bot.core import Bot, Turn
+
+# Topics whose answer depends on the board and the day: "and tcdsb?" / "what about tuesday?" re-ask them.
+_BOARD_DAY_TOPICS = frozenset({"school_status", "childcare"})
+
+
+def answer(bot: Bot, turn: Turn) -> list[str]:
+    """The reply texts for the turn's intent (or its answer card, or the choice between two)."""
+    analysis = turn.analysis
+    if turn.meta.get("choices"):
+        return [_offer(turn)]
+    if turn.card is not None:
+        texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full)]
+    else:
+        texts = HANDLERS[analysis.intent](bot, turn)
+    topic = analysis.out_of_scope
+    if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
+        texts[-1] += f"\nOn {topic.topic}: I have no information; the best place to look is {topic.where}."
+    return texts
+
+
+def _offer(turn: Turn) -> str:
+    offered = [turn.knowledge.card_by_id[c] for c in turn.meta["choices"]]
+    context = turn.context
+    context.awaiting, context.asked = "choice", turn.msg.time.isoformat()
+    context.choices, context.question = list(turn.meta["choices"]), turn.question[:200]
+    turn.meta["choice_labels"] = [c.question for c in offered]
+    return replies.offer([c.question for c in offered])
+
+
+def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] | None:
+    """Answer a turn that leans on the conversation, or None to answer it as a new question."""
+    context, analysis, now = turn.context, turn.analysis, turn.msg.time
+    if analysis.command:
+        return None
+    if context.waiting("choice", now):
+        number = conversation.picked(norm)
+        if number is not None and number <= len(context.choices):
+            card = turn.knowledge.card_by_id.get(context.choices[number - 1])
+            if card is not None:
+                turn.card, analysis.intent = card, card.topic
+                bot.log_pick(turn, number, card)
+                context.stop_waiting()
+                return [answers.card_answer(turn.knowledge, card, now)]
+    if context.waiting("board", now):
+        texts = _board_given(bot, turn)
+        if texts is not None:
+            return texts
+    social = conversation.social_turn(norm)
+    if social is not None:
+        analysis.intent = "help"
+        if social == "thanks":
+            return [replies.welcome(bot.subscribed(turn.msg))]
+        return [replies.hello() if social == "hello" else replies.goodbye()]
+    if not fresh or context.topic not in HANDLERS:
+        return None
+    board = turn.board
+    if analysis.board is None and context.board:  # a follow-up is about the board of the last answer
+        turn.board = turn.knowledge.board(context.board) or turn.board
+    texts = _lean_on_last_answer(bot, turn, norm)
+    if texts is None:
+        turn.board = board  # not a follow-up: the user's own board again
+    return texts
+
+
+def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
+    context, analysis = turn.context, turn.analysis
+    kind = conversation.follow_up_kind(norm)
+    if kind is not None:
+        return _follow_up(turn, kind)
+    if analysis.out_of_scope is not None:
+        return None
+    only_board_or_day = analysis.intent in ("set_board", "school_status") and not _content(analysis)
+    leans = only_board_or_day and context.topic in _BOARD_DAY_TOPICS
+    if not leans and conversation.continues(norm) and context.topic not in _BOARD_DAY_TOPICS:
+        # "and the custodians?" after a question on services: the same topic, unless clearly another
+        best = max(analysis.scores.values(), default=0.0)
+        leans = analysis.abstained or analysis.scores.get(context.topic, 0.0) >= best - 0.15
+    if not leans:
+        return None
+    analysis.intent = context.topic if context.topic in HANDLERS else "unknown"
+    if turn.day is None and context.day and analysis.board is not None:
+        turn.day = context.the_day()  # "and tcdsb?": the same day
+    if analysis.intent == "unknown":
+        return None
+    return HANDLERS[analysis.intent](bot, turn)
+
+
+def _content(analysis) -> list[str]:
+    return [w for w in analysis.processed.split() if w not in FILLER and w not in ("what", "about", "and", "how")]
+
+
+def _follow_up(turn: Turn, kind: str) -> list[str]:
+    """'more', 'why?' and 'is that confirmed?' about the last answer."""
+    context, knowledge, now = turn.context, turn.knowledge, turn.msg.time
+    turn.analysis.intent = context.topic
+    turn.day = turn.day or context.the_day()
+    card = knowledge.card_by_id.get(context.card) if context.card else None
+    if kind == "more":
+        turn.full = True
+        if card is not None:
+            turn.card = card
+            rest = answers.card_answer(knowledge, card, now, full=True)
+            if card.topic in HANDLERS and card.topic not in ("unknown", "school_status"):
+                turn.card = None
+                rest += "\n\n" + HANDLERS[card.topic](None, turn)[0]
+                turn.card = card
+            return [rest]
+        return HANDLERS[context.topic](None, turn)
+    day = turn.day or turn.today
+    if context.topic == "school_status":
+        if kind == "why":
+            text = answers.why_status(knowledge, turn.board, day, now)
+            if text:
+                return [text]
+        else:
+            return [answers.confirmed_status(knowledge, turn.board, day, turn.today, now)]
+    if kind == "why":
+        turn.analysis.intent = "dispute_issues"
+        return on_dispute_issues(None, turn)
+    source = card.source if card else None
+    when = answers.when_published(card.published) if card else None
+    if source:
+        return [f"It is what {source} reported, as of {when}. For official word, check your board's website."]
+    return ["It is what the news reports said, with the source and time I gave; for official word, check your board's website."]
+
+
+def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
+    """Answer the question we asked "which board?" about, if this message names a board (or 'all')."""
+    analysis, context = turn.analysis, turn.context
+    wants_all = context.intent == "subscribe" and "all" in normalize(turn.question).split()
+    if (analysis.board is None and not wants_all) or analysis.out_of_scope is not None:
+        return None
+    if analysis.intent not in {"set_board", "unknown", "subscribe", context.intent}:
+        return None
+    analysis.intent = context.intent if context.intent in HANDLERS else "school_status"
+    if turn.day is None and context.day:
+        turn.day = context.the_day()
+    if context.weekend:
+        analysis.weekend = True
+    context.stop_waiting()
+    texts = HANDLERS[analysis.intent](bot, turn)
+    if analysis.board is not None and turn.board is not None:
+        bot._remember(turn.msg, board=turn.board.id)
+        texts.append(f"(I'll remember {turn.board.name} for your next questions. Send /board to change it.)")
+    return texts
+
+
+# ------------------------------------------------------------------ intents
+def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
+    analysis = turn.analysis
+    day = turn.day
+    if day is None:
+        day = turn.today
+        if analysis.weekend and day.weekday() < 5:
+            day += timedelta(days=5 - day.weekday())  # the coming Saturday
+    if turn.board is None:
+        if analysis.command == "status" and analysis.argument and not analysis.date:
+            return [f"I don't know a board called {analysis.argument!r}. " + replies.ASK_BOARD_TEXT]
+        turn.context.await_board("school_status", turn.msg.time, turn.day, turn.analysis.weekend)
+        return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time)]
+    # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
+    full = turn.full or analysis.command == "status"
+    return [answers.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full)]
+
+
+def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
+    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full)
+    return [text or empty]
+
+
+def on_strike_dates(bot: Bot | None, turn: Turn) -> list[str]:
+    text = answers.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full)
+    return [text or "I have no dates for a strike or job action yet. Check your board's website."]
+
+
+def on_withdrawn_services(bot: Bot | None, turn: Turn) -> list[str]:
+    text = answers.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full)
+    return [text or "I have no reports of withdrawn services yet."]
+
+
+def on_childcare(bot: Bot | None, turn: Turn) -> list[str]:
+    texts = _facts(turn, "childcare", "I have no information about child care yet. Check with your child-care provider and your board.")
+    if turn.board is not None:
+        day = answers.next_school_day(turn.day or turn.today)
+        own, _ = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
+        if own is not None:
+            texts[0] += f"\n{turn.board.name}, {describe_day(day, turn.today)}: {answers.status_label(own)}."
+    return texts
+
+
+def on_negotiations(bot: Bot | None, turn: Turn) -> list[str]:
+    return _facts(turn, "negotiations", "I have no news on the talks yet.")
+
+
+def on_who_is_affected(bot: Bot | None, turn: Turn) -> list[str]:
+    return _facts(turn, "who_is_affected", "I have no information on who is taking part yet.")
+
+
+def on_dispute_issues(bot: Bot | None, turn: Turn) -> list[str]:
+    return _facts(turn, "dispute_issues", "I have no information on the issues in dispute yet.")
+
+
+def on_work_to_rule(bot: Bot | None, turn: Turn) -> list[str]:
+    return _facts(turn, "work_to_rule", "I have no information on work-to-rule yet.")
+
+
+def on_updates_source(bot: Bot | None, turn: Turn) -> list[str]:
+    return [answers.updates_source(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full)]
+
+
+def on_help(bot: Bot | None, turn: Turn) -> list[str]:
+    text = replies.help_text()
+    if turn.remembered_board:
+        board = turn.knowledge.board(turn.remembered_board)
+        if board is not None:
+            text += f"\n\nYour board: {board.name}."
+    return [text]
+
+
+def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
+    topic = turn.analysis.out_of_scope
+    if topic is not None:
+        where = topic.where
+        if turn.board is not None:
+            where += f" ({turn.board.name}: {turn.board.website})"
+        return [f"I have no information on {topic.topic}. The best place to look is {where}."]
+    if turn.analysis.command:
+        return [f"I don't know the command /{turn.analysis.command}. Send /help to see what I can do."]
+    return [replies.UNKNOWN_TEXT]
+
+
+HANDLERS = {
+    "school_status": on_school_status,
+    "strike_dates": on_strike_dates,
+    "withdrawn_services": on_withdrawn_services,
+    "childcare": on_childcare,
+    "negotiations": on_negotiations,
+    "who_is_affected": on_who_is_affected,
+    "dispute_issues": on_dispute_issues,
+    "work_to_rule": on_work_to_rule,
+    "updates_source": on_updates_source,
+    "help": on_help,
+    "unknown": on_unknown,
+    "set_board": on_set_board,
+    "subscribe": on_subscribe,
+    "unsubscribe": on_unsubscribe,
+}

@@ -1,0 +1,188 @@
+"""Finding the answer card for a question.
+
+A card is one question parents ask, answered (knowledge/model.py ``Card``).
+The index is built once per knowledge snapshot: each card's phrasings (English
+and French) and its question go through the matcher's own pipeline (normalise,
+slang, spelling, boards and dates blanked), so "r EAs striking tmrw" and the
+phrasing "are EAs on strike tomorrow" look alike. A question's score for a card
+mixes two signals:
+
+- the best fuzzy similarity (rapidfuzz, word order ignored) to its phrasings;
+- the TF-IDF cosine between the question and the card's own words (question,
+  answer, details, phrasings), which rewards the rare words that say what the
+  card is about ("EAs", "field trips") over the common ones ("is", "strike").
+
+Only cards visible at the question's time and applying to the user's board
+count (``Knowledge.cards_at``, ``Card.applies_to``). The index holds no
+database handle; the intent matcher stays independent of it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import math
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import lru_cache
+
+from rapidfuzz import fuzz, process
+
+from bot.matcher import FILLER, IntentMatcher
+from bot.text import normalize
+from knowledge.model import Card
+from knowledge.snapshot import Knowledge
+
+_EXAMPLE_DAY = date(2019, 10, 3)  # dates in phrasings are blanked, whichever day they resolve to
+
+# How the two signals mix, and the bars a card must clear (tuned on our own
+# development questions, never on a held-out or blind set).
+FUZZ_WEIGHT = 0.5
+TFIDF_WEIGHT = 0.5
+ANSWER_BAR = 0.40  # a card in the question's topic (the matcher sure of it) answers from here
+ACROSS_BAR = 0.41  # with the intent unsure, the best card answers from here...
+ACROSS_LEAD = 0.06  # ...when it leads the next card by this much
+OVERRULE_BAR = 0.58  # a card of another topic than a sure intent's needs this much (and the lead)
+BOARD_BONUS = 0.05  # added to a card written for the user's board
+SURE = 0.5  # the matcher's confidence from which its intent is taken as sure
+CLOSE = 0.03  # two cards this close, both over ACROSS_BAR, with different answers: offer the choice
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    card: Card
+    score: float
+
+
+class CardIndex:
+    """Every card of one knowledge snapshot, prepared for matching."""
+
+    def __init__(self, knowledge: Knowledge, matcher: IntentMatcher):
+        self.knowledge = knowledge
+        self.cards: list[Card] = list(knowledge.cards)
+        self._phrasings: list[str] = []  # prepared, words sorted
+        self._owner: list[int] = []  # phrasing -> card index
+        documents: list[set[str]] = []
+        for index, card in enumerate(self.cards):
+            texts = [card.question, *card.phrasings]
+            fr = card.fr or {}
+            texts += [fr.get("question") or "", *(fr.get("phrasings") or ())]
+            seen = set()
+            for text in texts:
+                prepared = prepare(matcher, text)
+                key = " ".join(sorted(prepared.split()))
+                if key and key not in seen:
+                    seen.add(key)
+                    self._phrasings.append(key)
+                    self._owner.append(index)
+            words = " ".join(prepare(matcher, t) for t in (*texts, card.answer, card.details))
+            documents.append(_features(words))
+        df = Counter(f for doc in documents for f in doc)
+        n = len(documents)
+        self._idf = {f: math.log((n + 1) / (c + 1)) + 1 for f, c in df.items()}
+        self._postings: dict[str, list[tuple[int, float]]] = {}  # feature -> (card index, weight)
+        for index, doc in enumerate(documents):
+            norm = math.sqrt(sum(self._idf[f] ** 2 for f in doc)) or 1.0
+            for feature in doc:
+                self._postings.setdefault(feature, []).append((index, self._idf[feature] / norm))
+        self._scores = lru_cache(maxsize=8192)(self._score_uncached)
+        # Which cards are visible changes only at these moments: one look-up per span between them.
+        self._moments = sorted({t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None})
+        self._visible_in: dict[int, frozenset[str]] = {}
+
+    def _visible(self, at: datetime) -> frozenset[str]:
+        span = bisect.bisect_right(self._moments, at)
+        visible = self._visible_in.get(span)
+        if visible is None:
+            visible = self._visible_in[span] = frozenset(c.id for c in self.knowledge.cards_at(at))
+        return visible
+
+    def _score_uncached(self, processed: str) -> tuple[tuple[int, float], ...]:
+        """(card index, score) for the cards worth a look, best first (cached per prepared text)."""
+        if not self.cards or not processed.strip():
+            return ()
+        fuzzy: dict[int, float] = {}
+        query = " ".join(sorted(w for w in processed.split() if w not in _WEAK))  # as the phrasings were prepared
+        for _, similarity, at in process.extract(
+            query, self._phrasings, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45
+        ):
+            owner = self._owner[at]
+            fuzzy[owner] = max(fuzzy.get(owner, 0.0), similarity / 100)
+        features = {f for f in _features(processed) if f in self._idf}
+        norm = math.sqrt(sum(self._idf[f] ** 2 for f in features)) or 1.0
+        cosine: dict[int, float] = {}
+        for feature in features:
+            weight = self._idf[feature] / norm
+            for index, value in self._postings[feature]:
+                cosine[index] = cosine.get(index, 0.0) + weight * value
+        scored = [
+            (index, round(FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0), 4))
+            for index in set(fuzzy) | set(cosine)
+        ]
+        scored.sort(key=lambda pair: pair[1], reverse=True)
+        return tuple(scored[:8])
+
+    def find(self, processed: str, at: datetime, board: str | None) -> list[Match]:
+        """The cards for a prepared question that answer at `at` for `board`, best first."""
+        ranked = self._scores(processed)
+        if not ranked:
+            return []
+        visible = self._visible(at)
+        found = [
+            # A card written for the user's own board is the more specific answer.
+            Match(self.cards[i], round(score + (BOARD_BONUS if self.cards[i].boards else 0.0), 4)) for i, score in ranked
+            if self.cards[i].id in visible and self.cards[i].applies_to(board)
+        ]
+        found.sort(key=lambda m: m.score, reverse=True)
+        return found
+
+
+def prepare(matcher: IntentMatcher, text: str) -> str:
+    """A card text through the matcher's pipeline, without the words that carry no question."""
+    processed = matcher.prepare(normalize(text), _EXAMPLE_DAY)
+    return " ".join(w for w in processed.split() if w not in _WEAK)
+
+
+_WEAK = FILLER - {"what", "whats", "how", "is", "are", "school", "schools", "news"}
+
+
+def _features(text: str) -> set[str]:
+    words = [w for w in text.split() if w not in _WEAK]
+    return set(words) | {f"{a}_{b}" for a, b in itertools.pairwise(words)}
+
+
+@dataclass(frozen=True, slots=True)
+class Pick:
+    """What the cards say about a question: one card to answer, a choice to offer, or nothing."""
+
+    card: Card | None = None
+    choices: tuple[Card, ...] = ()
+
+
+def choose(matches: list[Match], intent: str, confidence: float, abstained: bool) -> Pick:
+    """The card that answers, given the coarse intent and how sure the matcher was of it.
+
+    A card of the question's own topic answers from ANSWER_BAR; any other
+    card needs OVERRULE_BAR (ACROSS_BAR when the intent is unsure) and a lead
+    of ACROSS_LEAD over the next. Two cards within CLOSE of each other, both over
+    ACROSS_BAR and with different answers, are offered as a choice.
+    """
+    if not matches:
+        return Pick()
+    best = matches[0]
+    runner = matches[1] if len(matches) > 1 else None
+    if runner is not None and best.score - runner.score <= CLOSE and runner.score >= ACROSS_BAR \
+            and runner.card.answer != best.card.answer:
+        return Pick(choices=(best.card, runner.card))
+    lead = best.score - (runner.score if runner is not None else 0.0)
+    if not abstained and intent != "unknown" and confidence >= SURE:
+        own = next((m for m in matches if m.card.topic == intent), None)
+        if own is not None and own.score >= ANSWER_BAR and (own is best or best.score - own.score <= CLOSE):
+            return Pick(card=own.card)
+        if best.score >= OVERRULE_BAR and lead >= ACROSS_LEAD:
+            return Pick(card=best.card)
+        return Pick()
+    if best.score >= ACROSS_BAR and lead >= ACROSS_LEAD:
+        return Pick(card=best.card)
+    return Pick()

@@ -1,0 +1,173 @@
+"""What the bot remembers of a conversation, and the short turns that lean on it.
+
+Per user, for a few minutes: the last question's topic, board, date and card,
+a question the bot asked ("which board?") and a choice it offered. The
+context is a plain dict kept in the user's memory (the store for chats, the
+process for ``schoolbot ask``), so it survives a restart and expires by time.
+
+This module only reads text and keeps the context; the core decides what to
+answer.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+CONTEXT_TTL = timedelta(minutes=10)  # follow-ups ("what about tuesday?") lean on the last question this long
+PENDING_TTL = timedelta(minutes=30)  # an answer to "which board?" is still taken this long
+
+
+@dataclass(slots=True)
+class Context:
+    at: str | None = None  # when the last question was answered (ISO)
+    topic: str | None = None  # its intent / card topic
+    board: str | None = None  # the board it was about
+    day: str | None = None  # the day it was about (ISO)
+    card: str | None = None  # the card that answered it
+    awaiting: str | None = None  # "board" (we asked which board) or "choice" (we offered cards)
+    asked: str | None = None  # when we asked (ISO)
+    intent: str | None = None  # the intent waiting for a board
+    weekend: bool = False
+    choices: list[str] = field(default_factory=list)  # card ids offered, in order
+    question: str = ""  # the question the choice was offered for
+
+    @classmethod
+    def from_memory(cls, stored: dict | None) -> Context:
+        if not isinstance(stored, dict):
+            return cls()
+        if "awaiting" not in stored and "at" not in stored and stored.get("intent"):  # an older "pending" record
+            return cls(awaiting="board", asked=stored.get("asked"), intent=stored.get("intent"),
+                       day=stored.get("date"), weekend=bool(stored.get("weekend")))
+        known = {k: v for k, v in stored.items() if k in cls.__slots__}
+        try:
+            return cls(**known)
+        except TypeError:
+            return cls()
+
+    def to_memory(self) -> dict | None:
+        data = {}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if value not in (None, False, [], ""):
+                data[name] = list(value) if isinstance(value, list) else value
+        return data or None
+
+    def _age(self, stamp: str | None, now: datetime) -> timedelta | None:
+        try:
+            return now - datetime.fromisoformat(stamp) if stamp else None
+        except (TypeError, ValueError):
+            return None
+
+    def fresh(self, now: datetime) -> bool:
+        """Whether the last question is recent enough for a follow-up to lean on."""
+        age = self._age(self.at, now)
+        return age is not None and timedelta(0) <= age <= CONTEXT_TTL
+
+    def waiting(self, what: str, now: datetime) -> bool:
+        """Whether we asked the user something (`what`: "board" or "choice") and it still stands."""
+        if self.awaiting != what:
+            return False
+        age = self._age(self.asked, now)
+        ttl = PENDING_TTL if what == "board" else CONTEXT_TTL
+        return age is not None and timedelta(0) <= age <= ttl
+
+    def stop_waiting(self) -> None:
+        """The user moved on: no question of ours is waiting for an answer any more."""
+        self.awaiting = self.asked = self.intent = None
+        self.weekend, self.choices, self.question = False, [], ""
+
+    def await_board(self, intent: str, now: datetime, day: date | None, weekend: bool) -> None:
+        """We asked "which board?" for `intent` (about `day`): the next message may answer it."""
+        self.awaiting, self.intent, self.asked = "board", intent, now.isoformat()
+        self.day = day.isoformat() if day else None
+        self.weekend = weekend
+
+    def the_day(self) -> date | None:
+        try:
+            return date.fromisoformat(self.day) if self.day else None
+        except ValueError:
+            return None
+
+
+# ------------------------------------------------------------------ short turns
+_SOCIAL = {
+    "thanks": {"thanks", "thank you", "thank you so much", "thank you very much", "thanks a lot", "many thanks",
+               "merci", "merci beaucoup", "cheers", "great thanks", "ok thanks", "ok thank you", "perfect thanks",
+               "thanks so much", "thank u", "awesome thanks", "great", "perfect", "got it", "ok great",
+               "ok got it", "super merci", "parfait merci", "appreciate it", "much appreciated", "that helps",
+               "thanks that helps", "good to know", "ok good to know"},
+    "hello": {"hi", "hello", "hey", "hey there", "hi there", "hello there", "good morning", "good afternoon",
+              "good evening", "bonjour", "salut", "allo", "yo", "hiya", "greetings", "morning"},
+    "bye": {"bye", "goodbye", "good bye", "bye bye", "see you", "see ya", "cya", "later", "have a good day",
+            "have a nice day", "good night", "au revoir", "bonne journee", "take care", "thanks bye",
+            "thank you bye", "ok bye", "thanks goodbye"},
+}
+_PUNCT = re.compile(r"[^\w\s']+")
+
+
+def _plain_words(norm: str) -> str:
+    return " ".join(_PUNCT.sub(" ", norm).split())
+
+
+def social_turn(norm: str) -> str | None:
+    """'thanks', 'hello' or 'bye' when the whole message is only that (with "so", "again", a name...)."""
+    text = _plain_words(norm)
+    for suffix in (" again", " bot", " schoolbot", " so much", " a lot", " everyone", " all"):
+        if text.endswith(suffix) and len(text) > len(suffix):
+            text = text[: -len(suffix)]
+    text = {"ty": "thanks", "thx": "thanks", "tks": "thanks", "thnx": "thanks", "thanx": "thanks",
+            "tysm": "thanks", "k": "ok", "kk": "ok", "okay": "ok", "hii": "hi", "heyy": "hey"}.get(text, text)
+    for kind, phrases in _SOCIAL.items():
+        if text in phrases:
+            return kind
+    return None
+
+
+_ORDINALS = {"1": 1, "one": 1, "first": 1, "1st": 1, "premier": 1, "premiere": 1, "un": 1,
+             "2": 2, "two": 2, "second": 2, "2nd": 2, "deuxieme": 2, "deux": 2, "the other": 2}
+_PICK = re.compile(r"^(?:(?:option|number|no|choice|#)\s*)?(?:the\s+|le\s+|la\s+)?(\w+)(?:\s+one|\s+please|\s+pls)?$")
+
+
+def picked(norm: str) -> int | None:
+    """1 or 2 when the message picks an offered choice: "1", "the first", "2 please", "#2"."""
+    text = _plain_words(norm.replace("#", " # ")).replace(" # ", " #")
+    text = text.replace("#", "").strip()
+    match = _PICK.match(text)
+    if match is None:
+        return None
+    return _ORDINALS.get(match.group(1))
+
+
+_MORE = {"more", "tell me more", "more please", "more info", "more information", "more details", "details",
+         "the details", "full list", "the full list", "go on", "what else", "anything else", "plus",
+         "en savoir plus", "plus de details", "details please", "show me more", "the rest", "give me more",
+         "can you tell me more", "more pls", "keep going", "continue", "list them", "list", "all of them",
+         "the whole list", "everything"}
+_WHY = {"why", "why is that", "why not", "how come", "why so", "but why", "and why", "pourquoi", "whys that",
+        "why is it", "whats the reason", "what is the reason", "reason", "why though", "why tho"}
+_CONFIRMED = {"is that confirmed", "is it confirmed", "confirmed", "is that official", "is it official",
+              "official", "are you sure", "for sure", "is that for sure", "is this confirmed", "is that certain",
+              "is it certain", "is that final", "is it final", "really", "sure", "c'est confirme", "est ce confirme",
+              "is that definite", "is it definite", "definitely", "100%", "is that 100%"}
+
+
+def follow_up_kind(norm: str) -> str | None:
+    """'more', 'why' or 'confirmed' when the message is only that kind of follow-up."""
+    text = _plain_words(norm).removeprefix("ok ").removeprefix("so ")
+    if text in _MORE:
+        return "more"
+    if text in _WHY:
+        return "why"
+    if text in _CONFIRMED or _plain_words(norm.replace("%", " percent")) in {"is that 100 percent", "100 percent"}:
+        return "confirmed"
+    return None
+
+
+_CONTINUES = re.compile(r"^(?:and|what about|how about|et|same for|same question for|what of|and what about|and for)\b")
+
+
+def continues(norm: str) -> bool:
+    """Whether the message leans on the last question: "and tcdsb?", "what about tuesday?"."""
+    return bool(_CONTINUES.match(_plain_words(norm)))

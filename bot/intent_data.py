@@ -1,0 +1,113 @@
+"""The intent data (config/intents.yaml): intents, their examples and keywords, slang, out-of-scope topics.
+
+Read and validated here; the matcher (bot/matcher.py) prepares and scores with it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.text import normalize
+from knowledge.loading import LoadError, read_yaml
+
+INTENTS = (
+    "school_status",
+    "strike_dates",
+    "withdrawn_services",
+    "childcare",
+    "negotiations",
+    "who_is_affected",
+    "dispute_issues",
+    "work_to_rule",
+    "updates_source",
+    "subscribe",
+    "unsubscribe",
+    "set_board",
+    "help",
+    "unknown",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class OutOfScope:
+    topic: str
+    keywords: tuple[str, ...]
+    where: str
+
+
+@dataclass(frozen=True, slots=True)
+class IntentData:
+    slang: dict[str, str]
+    examples: tuple[tuple[str, str], ...]  # (intent, raw example)
+    keywords: dict[str, dict[str, float]]  # intent -> keyword -> weight
+    out_of_scope: tuple[OutOfScope, ...]
+
+
+def load_intents(path: str | Path) -> IntentData:
+    """Read and validate config/intents.yaml."""
+    path = str(path)
+    data = read_yaml(path)
+    problems: list[str] = []
+    if not isinstance(data, dict) or not isinstance(data.get("intents"), dict):
+        raise LoadError(path, ["the file must be a mapping with an 'intents' mapping"])
+    for key in data:
+        if key not in {"slang", "intents", "out_of_scope"}:
+            problems.append(f"unknown section {key!r}; known: slang, intents, out_of_scope")
+    slang: dict[str, str] = {}
+    raw_slang = data.get("slang") or {}
+    if not isinstance(raw_slang, dict):
+        problems.append("slang: must be a mapping of word -> replacement")
+        raw_slang = {}
+    for word, replacement in raw_slang.items():
+        if not isinstance(replacement, str) or not str(word).strip():
+            problems.append(f"slang[{word!r}]: the replacement must be text, got {replacement!r}")
+            continue
+        slang[normalize(str(word))] = normalize(replacement)
+    examples: list[tuple[str, str]] = []
+    keywords: dict[str, dict[str, float]] = {}
+    for intent, body in data["intents"].items():
+        where = f"intents.{intent}"
+        if intent not in INTENTS:
+            problems.append(f"{where}: unknown intent; known: {', '.join(INTENTS)}")
+            continue
+        if not isinstance(body, dict):
+            problems.append(f"{where}: must be a mapping with examples and keywords")
+            continue
+        extra = set(body) - {"examples", "keywords", "description"}
+        if extra:
+            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        raw_examples = body.get("examples") or []
+        if not isinstance(raw_examples, list) or not raw_examples:
+            problems.append(f"{where}.examples: must be a non-empty list")
+            raw_examples = []
+        for index, example in enumerate(raw_examples):
+            if not isinstance(example, str) or not example.strip():
+                problems.append(f"{where}.examples[{index}]: must be non-empty text, got {example!r}")
+            else:
+                examples.append((intent, example))
+        raw_keywords = body.get("keywords") or {}
+        if not isinstance(raw_keywords, dict):
+            problems.append(f"{where}.keywords: must be a mapping of word -> weight")
+            raw_keywords = {}
+        for word, weight in raw_keywords.items():
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
+                problems.append(f"{where}.keywords[{word!r}]: weight must be a number in (0, 1], got {weight!r}")
+                continue
+            keywords.setdefault(intent, {})[normalize(str(word))] = float(weight)
+    missing = set(INTENTS) - set(data["intents"])
+    if missing:
+        problems.append(f"intents: missing {', '.join(sorted(missing))}")
+    topics = []
+    for index, raw in enumerate(data.get("out_of_scope") or []):
+        where = f"out_of_scope[{index}]"
+        if not isinstance(raw, dict) or not raw.get("topic") or not raw.get("keywords") or not raw.get("where"):
+            problems.append(f"{where}: needs topic, keywords (a list) and where")
+            continue
+        if not isinstance(raw["keywords"], list):
+            problems.append(f"{where}.keywords: must be a list")
+            continue
+        topics.append(OutOfScope(str(raw["topic"]), tuple(normalize(str(k)) for k in raw["keywords"]), str(raw["where"])))
+    if problems:
+        raise LoadError(path, problems)
+    return IntentData(slang, tuple(examples), keywords, tuple(topics))
