@@ -32,6 +32,7 @@ class Incoming:
     addressed: bool = True  # in a group: the bot was mentioned, replied to or commanded
     user_name: str = ""  # for display only, never for authorisation
     group_admin: bool = False  # the platform says this user administers this group
+    language: str = ""  # the platform's language for this user ("fr", "en-US"...): a first guess only
 
 
 @dataclass(frozen=True, slots=True)
