@@ -1,0 +1,70 @@
+"""Understanding French and franglais: intents, boards (French boards for French messages) and dates."""
+
+from datetime import date
+
+import pytest
+
+THU = date(2019, 10, 3)
+MON, FRI, SAT = date(2019, 10, 7), date(2019, 10, 4), date(2019, 10, 5)
+
+
+@pytest.fixture
+def analyse(shared_matcher):
+    return lambda text, language=None: shared_matcher.analyse(text, THU, language)
+
+
+def board_of(analysis) -> str | None:
+    return analysis.board.board_id if analysis.board else None
+
+
+@pytest.mark.parametrize(
+    "text, board",
+    [
+        # a city served by English and French boards: a French message means the French public board
+        ("est-ce que l'école est ouverte lundi à Ottawa?", "cepeo"),
+        ("les écoles de Toronto sont fermées lundi?", "csviamonde"),
+        ("l'ecole est fermee a sudbury lundi", "cspgno"),
+        ("c'tu ouvert demain à North Bay", "cspne"),
+        # ... with "catholique" the French Catholic board
+        ("l'école catholique à Ottawa est ouverte lundi?", "cecce"),
+        ("mon école catholique à Toronto va tu fermer", "cscmonavenir"),
+        ("les écoles catholiques de Sudbury sont fermées?", "cscno"),
+        # ... unless it asks for the English board
+        ("l'école anglaise à Ottawa est ouverte lundi?", "ocdsb"),
+        # an English message keeps today's rule
+        ("is school open monday in ottawa", "ocdsb"),
+        ("is the catholic school in ottawa open monday", "ocsb"),
+        ("is the french school in ottawa open monday", "cepeo"),
+        ("is the french catholic school in ottawa open", "cecce"),
+        # "le conseil français", "l'école française" with a city
+        ("le conseil français d'Ottawa ferme lundi?", "cepeo"),
+        ("l'école française de Mississauga est ouverte?", "csviamonde"),
+        # a place only an English board serves stays English
+        ("est-ce que les écoles de Peel sont ouvertes lundi", "pdsb"),
+    ],
+)
+def test_french_message_prefers_french_board(analyse, text, board):
+    assert board_of(analyse(text)) == board
+
+
+def test_user_language_decides_when_the_message_does_not(analyse):
+    assert board_of(analyse("ottawa")) == "ocdsb"
+    assert board_of(analyse("ottawa", "fr")) == "cepeo"
+    assert board_of(analyse("ottawa catholique", "fr")) == "cecce"
+    # the message's own language wins over the user's
+    assert board_of(analyse("is school open monday in ottawa", "fr")) == "ocdsb"
+
+
+def test_two_french_boards_of_one_kind_first_listed_wins(shared_matcher):
+    """Where two French public boards list a city, the one listing it first in boards.yaml is meant."""
+    finder = shared_matcher.boards
+    shared = [
+        (place, ids)
+        for place, ids in finder.places.items()
+        if sum(1 for i in ids if finder.boards[i].language == "french" and finder.boards[i].system == "public") > 1
+    ]
+    for place, ids in shared:
+        first = next(i for i in ids if finder.boards[i].language == "french" and finder.boards[i].system == "public")
+        assert finder.find(place, "fr").board_id == first
+    # Elliot Lake is served by the French public board of the Grand Nord only
+    assert finder.find("elliot lake", "fr").board_id == "cspgno"
