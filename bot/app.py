@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot import prepared
-from bot.core import Bot, Memory, build_matcher
+from bot.core import Bot, Memory, build_matcher, matcher_key
 from bot.matcher import IntentMatcher
 from bot.settings import Settings
 from knowledge.loader import ensure_default_knowledge
@@ -83,11 +83,7 @@ def prepared_matcher(store: Store, settings: Settings) -> IntentMatcher:
     The key covers the intents file, the boards in the store, the matcher
     settings and the source of bot/ and knowledge/: any change rebuilds it.
     """
-    boards = sorted(store.knowledge().boards.values(), key=lambda board: board.id)
-    key = prepared.digest(
-        b"matcher", prepared.code_digest("bot", "knowledge"),
-        Path(settings.knowledge.intents).read_bytes(), repr(boards), repr(settings.matcher),
-    )
+    key = matcher_key(store, settings)
     directory = prepared.cache_dir_for(settings.database.path)
     return prepared.load_or_build(key, lambda: build_matcher(store, settings), directory, name="matcher")
 

@@ -55,37 +55,61 @@ class Match:
     score: float
 
 
+@dataclass(frozen=True, slots=True)
+class PreparedCards:
+    """The slow part of an index: every card's texts through the matcher's pipeline (picklable, cached)."""
+
+    phrasings: tuple[str, ...]  # prepared, words sorted
+    owner: tuple[int, ...]  # phrasing -> card position
+    idf: dict[str, float]
+    postings: dict[str, list[tuple[int, float]]]  # feature -> (card position, weight)
+
+
+def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
+    """Prepare the cards' phrasings, questions and words (English and French) for matching."""
+    phrasings: list[str] = []
+    owner: list[int] = []
+    documents: list[set[str]] = []
+    for index, card in enumerate(cards):
+        texts = [card.question, *card.phrasings]
+        fr = card.fr or {}
+        texts += [fr.get("question") or "", *(fr.get("phrasings") or ())]
+        seen = set()
+        for text in texts:
+            key = " ".join(sorted(prepare(matcher, text).split()))
+            if key and key not in seen:
+                seen.add(key)
+                phrasings.append(key)
+                owner.append(index)
+        words = " ".join(prepare(matcher, t) for t in (*texts, card.answer, card.details))
+        documents.append(_features(words))
+    df = Counter(f for doc in documents for f in doc)
+    n = len(documents)
+    idf = {f: math.log((n + 1) / (c + 1)) + 1 for f, c in df.items()}
+    postings: dict[str, list[tuple[int, float]]] = {}
+    for index, doc in enumerate(documents):
+        norm = math.sqrt(sum(idf[f] ** 2 for f in doc)) or 1.0
+        for feature in doc:
+            postings.setdefault(feature, []).append((index, idf[feature] / norm))
+    return PreparedCards(tuple(phrasings), tuple(owner), idf, postings)
+
+
+def cards_key(cards: list[Card]) -> str:
+    """Everything of the cards that `prepare_cards` reads, as text for a cache key."""
+    return repr([(c.id, c.question, c.phrasings, c.answer, c.details, sorted((c.fr or {}).items())) for c in cards])
+
+
 class CardIndex:
     """Every card of one knowledge snapshot, prepared for matching."""
 
-    def __init__(self, knowledge: Knowledge, matcher: IntentMatcher):
+    def __init__(self, knowledge: Knowledge, matcher: IntentMatcher, prepared: PreparedCards | None = None):
         self.knowledge = knowledge
         self.cards: list[Card] = list(knowledge.cards)
-        self._phrasings: list[str] = []  # prepared, words sorted
-        self._owner: list[int] = []  # phrasing -> card index
-        documents: list[set[str]] = []
-        for index, card in enumerate(self.cards):
-            texts = [card.question, *card.phrasings]
-            fr = card.fr or {}
-            texts += [fr.get("question") or "", *(fr.get("phrasings") or ())]
-            seen = set()
-            for text in texts:
-                prepared = prepare(matcher, text)
-                key = " ".join(sorted(prepared.split()))
-                if key and key not in seen:
-                    seen.add(key)
-                    self._phrasings.append(key)
-                    self._owner.append(index)
-            words = " ".join(prepare(matcher, t) for t in (*texts, card.answer, card.details))
-            documents.append(_features(words))
-        df = Counter(f for doc in documents for f in doc)
-        n = len(documents)
-        self._idf = {f: math.log((n + 1) / (c + 1)) + 1 for f, c in df.items()}
-        self._postings: dict[str, list[tuple[int, float]]] = {}  # feature -> (card index, weight)
-        for index, doc in enumerate(documents):
-            norm = math.sqrt(sum(self._idf[f] ** 2 for f in doc)) or 1.0
-            for feature in doc:
-                self._postings.setdefault(feature, []).append((index, self._idf[feature] / norm))
+        ready = prepared if prepared is not None else prepare_cards(self.cards, matcher)
+        self._phrasings = list(ready.phrasings)
+        self._owner = ready.owner
+        self._idf = ready.idf
+        self._postings = ready.postings
         self._scores = lru_cache(maxsize=8192)(self._score_uncached)
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = sorted({t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None})

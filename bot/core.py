@@ -17,10 +17,11 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import answering, answers, cards, conversation
+from bot import answering, answers, cards, conversation, prepared
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
@@ -106,6 +107,15 @@ def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
     )
 
 
+def matcher_key(store: Store, settings: Settings) -> bytes:
+    """Everything a built matcher depends on (intents, boards, settings, code), for the start-up cache."""
+    boards = sorted(store.knowledge().boards.values(), key=lambda board: board.id)
+    return prepared.digest(
+        b"matcher", prepared.code_digest("bot", "knowledge"),
+        Path(settings.knowledge.intents).read_bytes(), repr(boards), repr(settings.matcher),
+    )
+
+
 CommandHandler = Callable[["Bot", Incoming, str], list[Reply] | None]
 _NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
 _LISTS = frozenset({"withdrawn_services", "strike_dates"})  # intents whose answer can be the whole list
@@ -131,6 +141,7 @@ class Bot:
         self.clock = clock or (lambda: datetime.now(self.tz))
         self.matcher = matcher if matcher is not None else build_matcher(store, settings)
         self.boards = self.matcher.boards
+        self.matcher_key = matcher_key(store, settings)
         self._card_index: cards.CardIndex | None = None
         self.card_index(store.knowledge())  # built at start-up, not on the first question
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
@@ -165,8 +176,16 @@ class Bot:
         """The answer cards of this knowledge snapshot, indexed once per snapshot."""
         index = self._card_index
         if index is None or index.knowledge is not knowledge:
-            index = self._card_index = cards.CardIndex(knowledge, self.matcher)
+            index = self._card_index = cards.CardIndex(knowledge, self.matcher, self.prepare_cards(knowledge.cards))
         return index
+
+    def prepare_cards(self, card_list: list[Card]) -> cards.PreparedCards:
+        """The cards prepared for matching: from the cache beside the database when nothing they are made of changed."""
+        key = prepared.digest(
+            b"cards", self.matcher_key, cards.cards_key(card_list),
+        )
+        directory = prepared.cache_dir_for(self.settings.database.path)
+        return prepared.load_or_build(key, lambda: cards.prepare_cards(card_list, self.matcher), directory, name="cards")
 
     def handle(self, msg: Incoming) -> list[Reply]:
         """Answer one message. Never raises: a failure becomes a polite reply and a log line."""
