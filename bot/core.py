@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import answering, answers, cards, conversation, prepared
+from bot import answering, answers, cards, conversation, language, prepared
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
@@ -224,7 +224,7 @@ class Bot:
                     return Response(replies, "admin" if name != "whoami" else "help", confidence=1.0)
 
         now = msg.time.astimezone(self.tz)
-        analysis = self.matcher.analyse(text, now.date())
+        analysis = self.matcher.analyse(text, now.date(), language.from_locale(msg.language))
         user = self.memory.get_user(msg.platform, msg.user_id) or {}
         context = Context.from_memory(user.get("pending"))
         stored = context.to_memory()

@@ -68,3 +68,67 @@ def test_two_french_boards_of_one_kind_first_listed_wins(shared_matcher):
         assert finder.find(place, "fr").board_id == first
     # Elliot Lake is served by the French public board of the Grand Nord only
     assert finder.find("elliot lake", "fr").board_id == "cspgno"
+
+
+def test_platform_language_reaches_the_matcher_through_handle(bot):
+    from dataclasses import replace
+
+    from tests.conftest import message
+
+    french = bot.respond(replace(message("ottawa", user="fr1"), language="fr-CA"))
+    english = bot.respond(replace(message("ottawa", user="en1"), language="en-US"))
+    unknown = bot.respond(message("ottawa", user="xx1"))
+    assert (french.board, english.board, unknown.board) == ("cepeo", "ocdsb", "ocdsb")
+
+
+@pytest.mark.parametrize(
+    "text, intent, day",
+    [
+        # franglais: intent, board and date all understood
+        ("is l'école open lundi?", "school_status", MON),
+        ("c'est open demain?", "school_status", FRI),
+        ("school ouverte lundi?", "school_status", MON),
+        ("is the garderie open during the grève?", "childcare", None),
+        # weekdays with and without accents, relative days
+        ("l'école est ouverte lundi?", "school_status", MON),
+        ("ecole ouverte apres-demain?", "school_status", SAT),
+        ("l'école est ouverte après-demain?", "school_status", SAT),
+        ("y a tu de l'école lundi prochain", "school_status", MON),
+        ("c'tu fermé vendredi", "school_status", FRI),
+        ("est-ce que l'école est fermée aujourd'hui", "school_status", THU),
+    ],
+)
+def test_franglais_and_french_dates(analyse, text, intent, day):
+    analysis = analyse(text)
+    assert analysis.intent == intent
+    assert (analysis.date.day if analysis.date else None) == day
+
+
+@pytest.mark.parametrize(
+    "text, intent",
+    [
+        ("c'est quand la grève?", "strike_dates"),
+        ("la greve commence quand", "strike_dates"),
+        ("c'est quand le débrayage", "strike_dates"),
+        ("quels services sont retirés pendant la grève du zèle?", "withdrawn_services"),
+        ("les concierges vont-ils nettoyer les écoles?", "withdrawn_services"),
+        ("le service de garde est ouvert?", "childcare"),
+        ("les EPE sont en grève?", "childcare"),
+        ("où en sont les négociations", "negotiations"),
+        ("y a-t-il une entente?", "negotiations"),
+        ("qui fait la grève?", "who_is_affected"),
+        ("le SCFP c'est qui", "who_is_affected"),
+        ("pourquoi ils font la grève", "dispute_issues"),
+        ("c'est quoi la grève du zèle", "work_to_rule"),
+        ("ça veut dire quoi travail au ralenti", "work_to_rule"),
+        ("où trouver les mises à jour officielles", "updates_source"),
+        ("je veux m'abonner aux alertes", "subscribe"),
+        ("je veux me désabonner", "unsubscribe"),
+        ("mon fils est au CEPEO", "set_board"),
+        ("parlez-vous français?", "help"),
+        ("bonjour", "help"),
+        ("quelle est la météo demain", "unknown"),
+    ],
+)
+def test_french_intents(analyse, text, intent):
+    assert analyse(text).intent == intent
