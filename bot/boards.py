@@ -18,7 +18,7 @@ from knowledge.model import Board
 _WORD = re.compile(r"[a-z0-9]+")
 _TO = re.compile(r"\b(?:to|into)\b")
 CATHOLIC_WORDS = frozenset({"catholic", "catholics", "catholique", "catholiques", "separate", "cath"})
-FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise", "francophones"})
+FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise", "francophones", "scolaire"})
 ENGLISH_WORDS = frozenset({"english", "anglais", "anglaise", "anglophone", "anglophones"})
 _NAME_SUFFIXES = (
     "catholic district school board",

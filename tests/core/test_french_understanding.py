@@ -133,3 +133,19 @@ FRENCH_INTENTS = [
 @pytest.mark.parametrize("text, intent", FRENCH_INTENTS)
 def test_french_intents(analyse, text, intent):
     assert analyse(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    "name, board",
+    [
+        ("CEPEO", "cepeo"), ("CECCE", "cecce"), ("CSDC Centre-Est", "cecce"), ("csdc du centre est", "cecce"),
+        ("CSViamonde", "csviamonde"), ("Viamonde", "csviamonde"), ("MonAvenir", "cscmonavenir"),
+        ("CSDCEO", "csdceo"), ("CSC Providence", "cscprovidence"), ("CSDC des Grandes Rivières", "cscdgr"),
+        ("csdc des grandes rivieres", "cscdgr"), ("Nouvelon", "cscno"), ("CSC Franco-Nord", "franconord"),
+        ("Aurores boréales", "csdcab"), ("aurores boreales", "csdcab"), ("conseil scolaire catholique d'Ottawa", "cecce"),
+        ("le conseil français de Toronto", "csviamonde"), ("l'école française à Sudbury", "cspgno"),
+        ("conseil scolaire de Sudbury", "cspgno"),
+    ],
+)
+def test_french_board_names(shared_matcher, name, board):
+    assert shared_matcher.boards.lookup(name).id == board
