@@ -81,7 +81,7 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
                 seen.add(key)
                 phrasings.append(key)
                 owner.append(index)
-        words = " ".join(prepare(matcher, t) for t in (*texts, card.answer, card.details))
+        words = " ".join(prepare(matcher, t) for t in texts)
         documents.append(_features(words))
     df = Counter(f for doc in documents for f in doc)
     n = len(documents)
@@ -172,8 +172,13 @@ _WEAK = FILLER - {"what", "whats", "how", "is", "are", "school", "schools", "new
 
 
 def _features(text: str) -> set[str]:
-    words = [w for w in text.split() if w not in _WEAK]
+    words = [_singular(w) for w in text.split() if w not in _WEAK]
     return set(words) | {f"{a}_{b}" for a, b in itertools.pairwise(words)}
+
+
+def _singular(word: str) -> str:
+    """'eas' and 'ea', 'kids' and 'kid', 'trips' and 'trip' count as one word (both sides fold alike)."""
+    return word[:-1] if len(word) > 2 and word.endswith("s") and not word.endswith("ss") else word
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,11 +201,16 @@ def choose(matches: list[Match], intent: str, confidence: float, abstained: bool
         return Pick()
     best = matches[0]
     runner = matches[1] if len(matches) > 1 else None
+    sure = not abstained and intent != "unknown" and confidence >= SURE
+    # With a sure intent, a choice is offered between two cards about it, or two cards strong enough to
+    # overrule it; two weaker cards about something else are no answer to offer.
+    settled = sure and runner is not None and best.score < OVERRULE_BAR \
+        and not (best.card.topic == intent and runner.card.topic == intent)
     if runner is not None and best.score - runner.score <= CLOSE and runner.score >= ACROSS_BAR \
-            and runner.card.answer != best.card.answer:
+            and runner.card.answer != best.card.answer and not settled:
         return Pick(choices=(best.card, runner.card))
     lead = best.score - (runner.score if runner is not None else 0.0)
-    if not abstained and intent != "unknown" and confidence >= SURE:
+    if sure:
         own = next((m for m in matches if m.card.topic == intent), None)
         if own is not None and own.score >= ANSWER_BAR and (own is best or best.score - own.score <= CLOSE):
             return Pick(card=own.card)

@@ -189,3 +189,26 @@ def test_a_school_question_beside_an_out_of_scope_topic(analyse):
     assert mixed.intent == "school_status" and "bus" in mixed.out_of_scope.topic
     # the other topic alone, or the school words inside it, stay out of scope
     assert analyse("is the school bus running tomorrow").intent == "unknown"
+
+
+def _match(card_id: str, topic: str, score: float):
+    from datetime import datetime
+
+    from bot.cards import Match
+    from knowledge.model import Card
+
+    when = datetime.fromisoformat("2019-10-02T20:00:00-04:00")
+    return Match(Card(card_id, topic, f"{card_id}?", f"Answer {card_id}.", "s.txt", when), score)
+
+
+def test_a_sure_intent_settles_between_two_close_cards():
+    from bot.cards import choose
+
+    own, other = _match("why", "dispute_issues", 0.48), _match("when", "strike_dates", 0.46)
+    assert choose([own, other], "dispute_issues", 0.74, False).card is own.card  # no "Do you mean"
+    weak = [_match("meals", "unknown", 0.42), _match("cleaning", "withdrawn_services", 0.41)]
+    assert choose(weak, "who_is_affected", 0.65, False).choices == ()  # no choice between two off-topic cards
+    close = [_match("a", "who_is_affected", 0.50), _match("b", "who_is_affected", 0.49)]
+    assert len(choose(close, "who_is_affected", 0.65, False).choices) == 2  # both about it: the parent picks
+    unsure = [_match("c", "childcare", 0.50), _match("d", "strike_dates", 0.49)]
+    assert len(choose(unsure, "unknown", 0.2, True).choices) == 2
