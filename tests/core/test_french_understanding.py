@@ -149,3 +149,18 @@ def test_french_intents(analyse, text, intent):
 )
 def test_french_board_names(shared_matcher, name, board):
     assert shared_matcher.boards.lookup(name).id == board
+
+
+@pytest.mark.parametrize(
+    "text, not_wanted",
+    [
+        ("l'école est ouverte dans la semaine?", "days"),  # not a misspelt "days"
+        ("les écoles ouvrent en mars?", "marks"),  # "mars" is March, not marks (an exam question)
+        ("ils doivent lire le message", "lice"),
+        ("c'est seulement les concierges?", "settlement"),
+    ],
+)
+def test_french_words_are_not_corrected_into_english_ones(analyse, text, not_wanted):
+    analysis = analyse(text)
+    assert not_wanted not in analysis.processed.split()
+    assert analysis.out_of_scope is None
