@@ -84,7 +84,7 @@ def _votes(lowered: str) -> tuple[int, int]:
                 in_french, word = part in _FRENCH_FOLDED, part
             else:
                 word = _fold(part)
-                in_french = word in _FRENCH_FOLDED or (len(part) > 1 and _ACCENTED.search(part) is not None)
+                in_french = word in _FRENCH_FOLDED or _ACCENTED.search(part) is not None  # "à", "école"
             in_english = word in _ENGLISH_FOLDED
             if in_french and not in_english:
                 french += 1

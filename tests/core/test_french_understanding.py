@@ -39,6 +39,7 @@ def board_of(analysis) -> str | None:
         # "le conseil français", "l'école française" with a city
         ("le conseil français d'Ottawa ferme lundi?", "cepeo"),
         ("l'école française de Mississauga est ouverte?", "csviamonde"),
+        ("on est à Ottawa", "cepeo"),  # "à" says French
         # a place only an English board serves stays English
         ("est-ce que les écoles de Peel sont ouvertes lundi", "pdsb"),
     ],
