@@ -56,19 +56,22 @@ def test_user_language_decides_when_the_message_does_not(analyse):
     assert board_of(analyse("is school open monday in ottawa", "fr")) == "ocdsb"
 
 
-def test_two_french_boards_of_one_kind_first_listed_wins(shared_matcher):
-    """Where two French public boards list a city, the one listing it first in boards.yaml is meant."""
-    finder = shared_matcher.boards
-    shared = [
-        (place, ids)
-        for place, ids in finder.places.items()
-        if sum(1 for i in ids if finder.boards[i].language == "french" and finder.boards[i].system == "public") > 1
+def test_two_french_boards_of_one_kind_first_listed_wins():
+    """Where two French boards of one system serve a city, the one listed first in boards.yaml is meant."""
+    from bot.boards import BoardFinder
+    from knowledge.model import Board
+
+    boards = [
+        Board("englishpub", "Riverton District School Board", "public", "english", "https://e.example", (), ("Riverton",)),
+        Board("frpub1", "Conseil scolaire Un", "public", "french", "https://1.example", (), ("Lakeside", "Riverton")),
+        Board("frpub2", "Conseil scolaire Deux", "public", "french", "https://2.example", (), ("Riverton",)),
+        Board("frcat1", "Conseil scolaire catholique Trois", "catholic", "french", "https://3.example", (), ("Riverton",)),
     ]
-    for place, ids in shared:
-        first = next(i for i in ids if finder.boards[i].language == "french" and finder.boards[i].system == "public")
-        assert finder.find(place, "fr").board_id == first
-    # Elliot Lake is served by the French public board of the Grand Nord only
-    assert finder.find("elliot lake", "fr").board_id == "cspgno"
+    finder = BoardFinder(boards)
+    assert finder.find("riverton", "fr").board_id == "frpub1"
+    assert finder.find("ecole catholique riverton", "fr").board_id == "frcat1"
+    assert finder.find("riverton", "en").board_id == "englishpub"
+    assert BoardFinder(list(reversed(boards))).find("riverton", "fr").board_id == "frpub2"
 
 
 def test_platform_language_reaches_the_matcher_through_handle(bot):
