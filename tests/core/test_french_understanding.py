@@ -168,3 +168,17 @@ def test_french_words_are_not_corrected_into_english_ones(analyse, text, not_wan
     analysis = analyse(text)
     assert not_wanted not in analysis.processed.split()
     assert analysis.out_of_scope is None
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [
+        ("l'école est fermée le 7 octobre?", MON),
+        ("ouvert le 15 janvier?", date(2020, 1, 15)),
+        ("fermé le 12 fevrier", date(2020, 2, 12)),
+        ("grève le 3 avril?", date(2020, 4, 3)),
+        ("c'tu ouvert samdi", SAT),  # a typo of samedi
+    ],
+)
+def test_french_months_and_day_typos(analyse, text, day):
+    assert analyse(text).date.day == day
