@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from adapters.errors import PlatformStopped
@@ -47,7 +47,9 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
         runners["telegram"] = run_telegram(bot, settings, stop=stop, on_ready=ready)
         stoppable.add("telegram")
     if "discord" in platforms:
-        runners["discord"] = run_discord_slot(bot, settings, ready)
+        from adapters.discord_bot.runner import run_discord
+
+        runners["discord"] = run_discord(bot, settings, on_ready=ready)
     for name, worker in delivery_workers(bot, settings, senders, stop).items():
         runners[name] = worker
         stoppable.add(name)
@@ -82,16 +84,6 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
         first_error = first_error or exc
     if first_error is not None:
         raise first_error
-
-
-async def run_discord_slot(bot: Bot, settings: Settings, on_ready: Callable[[Sender], None]) -> None:
-    from adapters.discord_bot.runner import run_discord  # imported only when Discord runs
-    from bot.settings import SettingsError
-
-    try:
-        await run_discord(bot, settings, on_ready=on_ready)
-    except SettingsError as exc:
-        raise PlatformStopped(f"discord: {exc}") from None
 
 
 def delivery_workers(bot: Bot, settings: Settings, senders: dict[str, Sender],

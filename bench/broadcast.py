@@ -9,7 +9,7 @@ prints deliveries per second, CPU time per delivery (this process: outbox +
 worker + python-telegram-bot; and the fake server's, separately) and peak
 memory. Part 2 sends one to --limited chats with [limits] telegram_per_second
 = --rate and prints the achieved rate against the limit. The fake server runs
-as its own process (tests/fake_telegram.py), so the two do not share a core.
+as its own process (tests/fakes/telegram), so the two do not share a core.
 Figures are printed, never asserted.
 """
 
@@ -32,7 +32,8 @@ sys.path.insert(0, str(REPO))
 
 from adapters.telegram import open_sender, telegram_limits  # noqa: E402
 from bot.app import open_knowledge  # noqa: E402
-from bot.outbox import DeliveryWorker, Outbox, broadcast_text  # noqa: E402
+from bot.broadcast import Outbox, broadcast_text  # noqa: E402
+from bot.broadcast.worker import DeliveryWorker  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
 
@@ -64,7 +65,7 @@ def cpu_seconds_of(pid: int) -> float:
 class FakeServer:
     def __init__(self):
         self.proc = subprocess.Popen(
-            [sys.executable, str(REPO / "tests" / "fake_telegram.py")],
+            [sys.executable, "-m", "tests.fakes.telegram"],
             stdout=subprocess.PIPE, text=True, cwd=str(REPO),
         )
         line = self.proc.stdout.readline().strip()  # "fake Bot API listening: URL token TOKEN"

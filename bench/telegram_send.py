@@ -42,8 +42,8 @@ QUESTIONS = [
 
 
 def start_fake() -> tuple[subprocess.Popen, str, str]:
-    proc = subprocess.Popen([sys.executable, str(REPO / "tests" / "fake_telegram.py")],
-                            stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([sys.executable, "-m", "tests.fakes.telegram"],
+                            stdout=subprocess.PIPE, text=True, cwd=str(REPO))
     line = proc.stdout.readline()  # "fake Bot API listening: URL token TOKEN"
     words = line.split()
     return proc, words[4], words[6]

@@ -3,7 +3,8 @@
 ``await retry(call, attempts=5, backoff=Backoff(base=1, cap=30), retry_on=(OSError,))``
 calls ``call()`` until it returns, waiting ``backoff.delay(n)`` after the n-th failure;
 the last failure is raised. ``Backoff.delay`` alone gives the wait before a later try
-(the broadcast worker reschedules deliveries with it).
+(the broadcast worker reschedules deliveries with it; Telegram's polling loop waits by it),
+and ``pause`` is the one wait that a stop event cuts short.
 """
 
 from __future__ import annotations
@@ -63,14 +64,8 @@ async def retry(
             wait = backoff.delay(failures)
             if on_retry is not None:
                 on_retry(failures, exc, wait)
-            if stop is None:
-                await asyncio.sleep(wait)
-            else:
-                try:
-                    await asyncio.wait_for(stop.wait(), timeout=wait)
-                    raise exc
-                except TimeoutError:
-                    pass
+            if await pause(wait, stop):
+                raise exc
         try:
             result = call()
             if asyncio.iscoroutine(result) or isinstance(result, asyncio.Future):
@@ -78,3 +73,15 @@ async def retry(
             return result
         except retry_on as caught:
             exc = caught
+
+
+async def pause(seconds: float, stop: asyncio.Event | None = None) -> bool:
+    """Sleep `seconds`, or less if `stop` is set meanwhile. True when stopped."""
+    if stop is None:
+        await asyncio.sleep(seconds)
+        return False
+    try:
+        await asyncio.wait_for(stop.wait(), timeout=seconds)
+    except TimeoutError:
+        pass
+    return stop.is_set()

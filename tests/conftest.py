@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -63,6 +63,22 @@ def message(text: str, *, user: str = "u1", chat: str | None = None, platform: s
             group_admin: bool = False, name: str = "") -> Incoming:
     """An incoming message as an adapter would build it."""
     return Incoming(platform, chat or user, user, text, at, kind, addressed, name, group_admin)
+
+
+CLOSE_QUESTION = "what about the zorblax helpers"  # two test cards answer it equally well: the bot offers a choice
+
+
+def two_close_cards(store) -> None:
+    """Two cards with the same phrasing (CLOSE_QUESTION) and different answers."""
+    from knowledge.model import Card
+
+    when = THURSDAY - timedelta(hours=1)
+    for card_id, answer in (("ea-strike", "Yes: EAs are part of the job action."),
+                            ("ea-support", "Special-education support continues; ask your school.")):
+        store.put_card(Card(
+            id=card_id, topic="who_is_affected", question=f"Question about {card_id.replace('-', ' ')}?",
+            answer=answer, source="test.txt", published=when, phrasings=(CLOSE_QUESTION,),
+        ))
 
 
 @pytest.fixture

@@ -14,8 +14,9 @@ import pytest
 
 from bot.admin import PRIVATE_ONLY, REFUSAL
 from bot.app import build_bot, open_knowledge
+from bot.broadcast import Outbox
+from bot.broadcast.worker import DeliveryWorker
 from bot.messages import ChatKind, SendOutcome, SendStatus
-from bot.outbox import DeliveryWorker, Outbox
 from bot.settings import Settings
 from knowledge.store import Store
 from tests.conftest import THURSDAY, message

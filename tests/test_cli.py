@@ -177,7 +177,7 @@ raise SystemExit(code)
 # What `ask` must never load: an event loop, TLS, platform libraries, HTTP clients,
 # and our own serve, platform, admin and broadcast modules.
 NOT_FOR_ASK = {"asyncio", "ssl", "telegram", "discord", "httpx", "httpcore", "aiohttp", "anyio",
-               "adapters.serve", "adapters.telegram", "adapters.discord_bot", "bot.admin", "bot.outbox"}
+               "adapters.serve", "adapters.telegram", "adapters.discord_bot", "bot.admin", "bot.broadcast.worker"}
 
 
 def _ask_modules(db: str, cwd) -> tuple[str, set[str]]:

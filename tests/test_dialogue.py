@@ -3,7 +3,7 @@
 from datetime import timedelta
 
 from bot.messages import ChatKind
-from tests.conftest import THURSDAY, message
+from tests.conftest import THURSDAY, message, two_close_cards
 
 
 def test_which_board_then_the_answer(say):
@@ -158,21 +158,8 @@ def test_discord_words_in_a_server(bot):
     assert reply == "Only this server's admins can subscribe this channel. You can subscribe yourself in a DM with me."
 
 
-def _two_close_cards(store):
-    from knowledge.model import Card
-
-    when = THURSDAY - timedelta(hours=1)
-    for card_id, answer in (("ea-strike", "Yes: EAs are part of the job action."),
-                            ("ea-support", "Special-education support continues; ask your school.")):
-        store.put_card(Card(
-            id=card_id, topic="who_is_affected", question=f"Question about {card_id.replace('-', ' ')}?",
-            answer=answer, source="test.txt", published=when,
-            phrasings=("what about the zorblax helpers",),
-        ))
-
-
 def test_two_close_cards_are_offered_and_the_pick_is_answered_and_logged(bot, say, store):
-    _two_close_cards(store)
+    two_close_cards(store)
     replies = bot.handle(message("what about the zorblax helpers"))
     offer = replies[0].text
     assert offer.startswith("Do you mean:\n1. Question about ea ") and "\n2. Question about ea " in offer

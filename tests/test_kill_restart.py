@@ -1,7 +1,7 @@
 """kill -9 in the middle of a broadcast, restart, and count what every recipient got.
 
 A real `schoolbot deliver --once` subprocess delivers a broadcast to a local
-fake Telegram server (tests/fake_telegram.py, in this test's event loop). It is
+fake Telegram server (tests/fakes/telegram, in this test's event loop). It is
 SIGKILLed midway, then started again. Every recipient must have the message,
 and only the sends in flight at the kill - at most [limits] delivery_concurrency
 - may have arrived twice.
@@ -18,13 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.outbox import Outbox, broadcast_text
+from bot.broadcast import Outbox, broadcast_text
 from tests.conftest import THURSDAY
-
-try:
-    from tests.fake_telegram import FakeTelegram
-except ImportError:  # pragma: no cover
-    from fake_telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 REPO = Path(__file__).resolve().parent.parent
 RECIPIENTS = 1000

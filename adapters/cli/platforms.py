@@ -95,13 +95,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def _configure_logging(*, quiet: bool, debug: bool) -> None:
     level = logging.WARNING if quiet else logging.DEBUG if debug else logging.INFO
     logging.getLogger("schoolbot").setLevel(level)
-    # httpx logs every request URL at INFO, and a Bot API URL contains the token: never let it through.
-    for name in ("httpx", "httpcore"):
-        logging.getLogger(name).setLevel(logging.WARNING)
     # python-telegram-bot's debug logs show the Bot API URL (with the token) too.
     logging.getLogger("telegram").setLevel(logging.INFO if not quiet else logging.WARNING)
-    # The rate limiter logs each 429 as an error with a traceback; the adapter waits it out and logs it itself.
-    logging.getLogger("telegram.ext.AIORateLimiter").setLevel(logging.CRITICAL)
 
 
 def cmd_discord_sync(args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ Modules, one job each:
 * :mod:`.convert` - Discord messages and interactions as ``Incoming``; chat ids.
 * :mod:`.sender` - everything sent: replies, slash-command answers, broadcasts
   (``DiscordSender``); never a ping, split at 2,000 characters.
+* :mod:`.choices` - the core's offered choices as buttons; a press as the asker's pick.
 * :mod:`.slash` - the slash commands generated from ``bot.commands``, and their
   translations (``RegistryTranslator``).
 * :mod:`.client` - the ``discord.Client`` and its event handlers (``DiscordAdapter``).

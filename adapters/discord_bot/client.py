@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from adapters.discord_bot.choices import choice_buttons, choice_view
 from adapters.discord_bot.convert import message_to_incoming
 from adapters.discord_bot.sender import DiscordSender, reply_to_message
 from adapters.discord_bot.slash import RegistryTranslator, SlashCommands
@@ -92,6 +93,9 @@ class DiscordAdapter:
         self.client.on_message = self.on_message
         self.client.on_ready = self.on_ready
         self.client.setup_hook = self.setup_hook
+        self.buttons = choice_buttons(bot) if bot is not None else None
+        if self.buttons is not None:
+            self.client.add_dynamic_items(self.buttons)  # presses are read from the button's custom id
         self.sender = DiscordSender(self.client, settings.discord.dm_pace_seconds)
         self.ready_callbacks: list[ReadyCallback] = []
 
@@ -136,4 +140,5 @@ class DiscordAdapter:
         incoming = message_to_incoming(message, self.client.user)
         if incoming is None or self.core is None:
             return
-        await reply_to_message(message, self.core.handle(incoming))
+        await reply_to_message(message, self.core.handle(incoming),
+                               views=lambda reply: choice_view(reply, message.author.id, self.buttons))

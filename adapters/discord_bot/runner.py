@@ -23,6 +23,7 @@ import discord
 from adapters.discord_bot.client import DiscordAdapter, ReadyCallback
 from adapters.discord_bot.sender import DiscordSender
 from adapters.errors import PlatformStopped
+from bot.retry import Backoff, retry
 from bot.settings import Settings
 
 if TYPE_CHECKING:
@@ -34,6 +35,7 @@ TOKEN_HELP = "set SCHOOLBOT_DISCORD_TOKEN or [discord] token in the settings fil
 STARTUP_ATTEMPTS = 5  # login attempts before giving up: waits of 1, 2, 4, 8 s between them
 FIRST_RETRY_WAIT = 1.0
 MAX_BACKOFF = 30.0
+_NETWORK = (aiohttp.ClientError, OSError, TimeoutError)
 
 
 class DiscordStopped(PlatformStopped):
@@ -61,23 +63,30 @@ async def log_in(client: discord.Client, token: str, *, attempts: int | None = N
                  first_wait: float | None = None) -> None:
     """Log in over HTTP, retrying network trouble and server errors with backoff; DiscordStopped at the end."""
     attempts = attempts or STARTUP_ATTEMPTS
-    first_wait = FIRST_RETRY_WAIT if first_wait is None else first_wait
-    for attempt in range(attempts):
+    backoff = Backoff(base=FIRST_RETRY_WAIT if first_wait is None else first_wait, cap=MAX_BACKOFF, jitter=0.0)
+
+    async def attempt() -> None:
         try:
             await client.login(token)
-            return
         except discord.LoginFailure:
             raise rejected_token() from None
-        except (aiohttp.ClientError, OSError, TimeoutError, discord.HTTPException) as exc:
-            if isinstance(exc, discord.HTTPException) and exc.status < 500:
+        except discord.HTTPException as exc:
+            if exc.status < 500:
                 raise DiscordStopped(f"discord: Discord refused the login: {exc.status} {exc.text}"[:300]) from None
             await _reset_session(client)
-            if attempt == attempts - 1:
-                raise unreachable(exc) from None
-            wait = min(MAX_BACKOFF, first_wait * 2**attempt)
-            log.warning("discord: cannot reach Discord at %s (%s); retrying in %.0fs",
-                        api_host(), exc.__class__.__name__, wait)
-            await asyncio.sleep(wait)
+            raise
+        except _NETWORK:
+            await _reset_session(client)
+            raise
+
+    def warn(failures: int, exc: BaseException, wait: float) -> None:
+        log.warning("discord: cannot reach Discord at %s (%s); retrying in %.0fs", api_host(), exc.__class__.__name__, wait)
+
+    try:
+        await retry(attempt, attempts=attempts, backoff=backoff, retry_on=(*_NETWORK, discord.HTTPException),
+                    on_retry=warn)
+    except (*_NETWORK, discord.HTTPException) as exc:
+        raise unreachable(exc) from None
 
 
 async def _reset_session(client: discord.Client) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 import aiohttp
 import discord
@@ -34,13 +35,21 @@ def no_mentions() -> discord.AllowedMentions:
     return discord.AllowedMentions.none()
 
 
-async def reply_to_message(message: discord.Message, replies: list[Reply]) -> None:
-    """Answer a message in its channel; in a server the first piece replies to it (without a ping)."""
+async def reply_to_message(message: discord.Message, replies: list[Reply],
+                           views: Callable[[Reply], discord.ui.View | None] | None = None) -> None:
+    """Answer a message in its channel; in a server the first piece replies to it (without a ping).
+
+    `views` gives the buttons to put under a reply's last piece (a choice), if any.
+    """
     first = True
     for reply in replies:
-        for piece in chunks(reply.text):
+        pieces = chunks(reply.text)
+        view = views(reply) if views is not None else None
+        for index, piece in enumerate(pieces):
             reference = message.to_reference(fail_if_not_exists=False) if message.guild is not None and first else None
-            await message.channel.send(piece, allowed_mentions=no_mentions(), reference=reference, suppress_embeds=True)
+            extra = {"view": view} if view is not None and index == len(pieces) - 1 else {}
+            await message.channel.send(piece, allowed_mentions=no_mentions(), reference=reference, suppress_embeds=True,
+                                       **extra)
             first = False
 
 

@@ -6,11 +6,12 @@ It only converts and delivers; it decides nothing about what to answer.
     startup.py   the client, getMe with retries, one-line start-up errors, open_sender
     convert.py   Update -> Incoming (private/group, addressed or not)
     sender.py    plain-text sendMessage, errors mapped to SendOutcome; Telegram's SendLimits
+    choices.py   the core's offered choices as inline buttons; a click as the user's pick
     journal.py   which updates arrived and were handled (SQLite table telegram_updates)
     updates.py   each update once through the core, replies sent in order
     polling.py   long polling (getUpdates)
     webhook.py   the webhook listener, journal before HTTP 200
-    retry.py     the back-off rule
+                 (waits and back-off: bot/retry.py, shared with the broadcast worker)
     run.py       run_telegram: all of the above together
 """
 

@@ -8,15 +8,16 @@ import logging
 from telegram import Bot as TelegramBot
 from telegram.error import Conflict, InvalidToken, RetryAfter, TelegramError
 
-from adapters.telegram.retry import backoff, pause
 from adapters.telegram.sender import retry_seconds
 from adapters.telegram.startup import TelegramStopped
 from adapters.telegram.updates import UpdateHandler
+from bot.retry import Backoff, pause
 
 log = logging.getLogger("schoolbot.telegram")
 
 # Only what the bot acts on; other kinds of update are not even fetched (and ignored if they come).
-ALLOWED_UPDATES = ["message", "my_chat_member"]
+ALLOWED_UPDATES = ["message", "my_chat_member", "callback_query"]
+POLL_BACKOFF = Backoff(base=1.0, cap=30.0, jitter=0.0)  # after failed getUpdates in a row: 1, 2, 4 ... 30 s
 
 
 async def poll(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.Event, *, timeout: int = 30) -> None:
@@ -43,8 +44,8 @@ async def poll(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.Event, *, 
             wait = retry_seconds(exc)
             log.warning("telegram: getUpdates rate limited; waiting %.0fs", wait)
         except TelegramError as exc:  # NetworkError, TimedOut, server errors
-            wait = backoff(failures)
             failures += 1
+            wait = POLL_BACKOFF.delay(failures)
             log.warning("telegram: getUpdates failed (%s); retrying in %.0fs", exc, wait)
         else:
             failures = 0

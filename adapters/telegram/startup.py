@@ -27,13 +27,14 @@ from telegram.error import InvalidToken, TelegramError
 
 from adapters.errors import PlatformStopped
 from adapters.telegram.request import AiohttpRequest
-from adapters.telegram.retry import backoff, pause
 from adapters.telegram.sender import TelegramSender, scrub, telegram_limits
+from bot.retry import Backoff, retry
 from bot.settings import Settings
 
 log = logging.getLogger("schoolbot.telegram")
 
 STARTUP_ATTEMPTS = 5  # getMe tries before giving up: waits of 1, 2, 4, 8 s between them
+STARTUP_BACKOFF = Backoff(base=1.0, cap=30.0, jitter=0.0)  # one bot, one server: nothing to spread out
 NO_TOKEN = "telegram: no bot token; set SCHOOLBOT_TELEGRAM_TOKEN or [telegram] token in the settings file"
 SEND_POOL = 64  # connections for sends: more than the outbox's concurrency plus replies in flight
 
@@ -69,27 +70,29 @@ async def connect(tg: TelegramBot, settings: Settings, *, attempts: int = STARTU
     """
     token = settings.telegram.token.strip()
     where = api_host(settings)
-    for attempt in range(attempts):
+
+    async def get_me() -> None:
         try:
             await tg.initialize()
-            return True
         except InvalidToken:  # its message quotes the token: not repeated here
             raise TelegramStopped(
                 f"telegram: the Bot API at {where} rejected the token; "
                 "check SCHOOLBOT_TELEGRAM_TOKEN or [telegram] token (BotFather's /token shows it)"
             ) from None
-        except TelegramError as exc:
-            reason = scrub(str(exc), token)
-            if attempt == attempts - 1:
-                raise TelegramStopped(
-                    f"telegram: cannot reach the Bot API at {where} after {attempts} tries ({reason}); "
-                    "check the network (or [telegram] base_url) and start again"
-                ) from None
-            wait = backoff(attempt)
-            log.warning("telegram: cannot reach the Bot API at %s (%s); retrying in %.0fs", where, reason, wait)
-            if await pause(wait, stop):
-                return False
-    return False  # attempts < 1
+
+    def warn(failures: int, exc: BaseException, wait: float) -> None:
+        log.warning("telegram: cannot reach the Bot API at %s (%s); retrying in %.0fs", where, scrub(str(exc), token), wait)
+
+    try:
+        await retry(get_me, attempts=attempts, backoff=STARTUP_BACKOFF, retry_on=TelegramError, on_retry=warn, stop=stop)
+    except TelegramError as exc:
+        if stop is not None and stop.is_set():
+            return False
+        raise TelegramStopped(
+            f"telegram: cannot reach the Bot API at {where} after {attempts} tries ({scrub(str(exc), token)}); "
+            "check the network (or [telegram] base_url) and start again"
+        ) from None
+    return True
 
 
 @contextlib.asynccontextmanager

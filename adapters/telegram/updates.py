@@ -10,7 +10,7 @@ Delivery guarantees:
 - A failure while handling one update is logged with its update id and the
   update is skipped; the bot keeps running.
 - Replies are plain text split at 4,096 characters. A 429 is waited out
-  (``retry_after``), network errors back off (:mod:`adapters.telegram.retry`);
+  (``retry_after``), network errors back off (:mod:`bot.retry`);
   a 403 means the chat is gone: the core makes its subscriptions inactive.
 """
 
@@ -22,10 +22,12 @@ import logging
 from collections.abc import Iterable
 
 from telegram import Bot as TelegramBot
-from telegram import Message, Update
+from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
+from adapters.choices import NOT_YOURS
+from adapters.telegram.choices import keyboard, pick_to_incoming, pressed_by_another
 from adapters.telegram.convert import (
     PLATFORM,
     Identity,
@@ -36,16 +38,17 @@ from adapters.telegram.convert import (
     update_kind,
 )
 from adapters.telegram.journal import UpdateJournal
-from adapters.telegram.retry import backoff
 from adapters.telegram.sender import TelegramSender
 from bot.core import Bot
 from bot.messages import Reply, SendOutcome, SendStatus
+from bot.retry import Backoff
 from bot.text import plain, split_text
 
 log = logging.getLogger("schoolbot.telegram")
 
 ADMIN_STATUSES = {ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR}
 SEND_ATTEMPTS = 5
+SEND_BACKOFF = Backoff(base=0.5, cap=30.0, jitter=0.0)  # a reply after network errors: 0.5, 1, 2, 4 s
 
 
 class UpdateHandler:
@@ -113,6 +116,9 @@ class UpdateHandler:
             count = self.bot.chat_moved(PLATFORM, *moved)
             log.info("telegram: group %s is now %s; %d subscription(s) moved", *moved, count)
             return
+        if update.callback_query is not None:
+            await self._dispatch_click(update.callback_query)
+            return
         message = update.message
         if message is None:  # edited messages, channel posts and other kinds: nothing to answer
             log.debug("telegram update %s: nothing to answer (%s)", update.update_id, update_kind(update))
@@ -122,6 +128,27 @@ class UpdateHandler:
             return
         if self.bot.needs_group_admin(incoming):
             incoming = dataclasses.replace(incoming, group_admin=await self.is_group_admin(message))
+        replies = self.bot.handle(incoming)
+        if replies:
+            await self.deliver(message, replies)
+
+    async def _dispatch_click(self, query: CallbackQuery) -> None:
+        """A choice button: answer the click (the spinner stops), take the buttons off, then the pick as a message."""
+        another = pressed_by_another(query)
+        try:
+            await self.tg.answer_callback_query(query.id, text=NOT_YOURS if another else None)
+        except TelegramError as exc:  # only the spinner; the pick is still answered
+            log.info("telegram: could not answer callback query %s: %s", query.id, exc)
+        if another:
+            return
+        incoming = pick_to_incoming(query, self.bot.clock())
+        if incoming is None:
+            return
+        message = query.message
+        try:
+            await self.tg.edit_message_reply_markup(chat_id=message.chat.id, message_id=message.message_id)
+        except TelegramError as exc:  # the buttons stay; a second click is answered as a plain "1"
+            log.info("telegram: could not remove the choice buttons in chat %s: %s", message.chat.id, exc)
         replies = self.bot.handle(incoming)
         if replies:
             await self.deliver(message, replies)
@@ -142,14 +169,20 @@ class UpdateHandler:
     async def deliver(self, message: Message, replies: list[Reply]) -> None:
         """Send the replies, in order, as plain text split at 4,096 characters."""
         in_group = message.chat.type != ChatType.PRIVATE
-        thread = message.message_thread_id if message.is_topic_message else None
+        thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None  # None on a press under an old message
         first = True
+        user, sender_chat = getattr(message, "from_user", None), getattr(message, "sender_chat", None)
+        asker = str(user.id) if user is not None and sender_chat is None else "0"  # "0": an anonymous admin asked
         for reply in replies:
             text = plain(reply.text)
             if not text:
                 continue
-            for chunk in split_text(text, self.sender.limits.max_chars):
+            chunks = split_text(text, self.sender.limits.max_chars)
+            buttons = keyboard(reply, asker)
+            for index, chunk in enumerate(chunks):
                 extra: dict = {}
+                if buttons is not None and index == len(chunks) - 1:
+                    extra["reply_markup"] = buttons
                 if thread:
                     extra["message_thread_id"] = thread
                 if in_group and first:  # in a busy group, say which message this answers
@@ -171,7 +204,7 @@ class UpdateHandler:
             if outcome.status is not SendStatus.RETRY or attempt == self.send_attempts - 1:
                 break
             rate_limited = outcome.detail.startswith("flood")
-            wait = outcome.retry_after if rate_limited else backoff(attempt, base=0.5)
+            wait = outcome.retry_after if rate_limited else SEND_BACKOFF.delay(attempt + 1)
             log.info("telegram: sending to chat %s: %s; trying again in %.1fs", chat_id, outcome.detail, wait)
             await asyncio.sleep(wait)
         return outcome

@@ -28,8 +28,8 @@ from bot.admin.permissions import PRIVATE_ONLY, REFUSAL, REGISTRY, StaffCommand,
 from bot.admin.role_changes import Operator, role_from_cli, whoami_text
 from bot.admin.stats import stats_text
 from bot.admin.teaching import export_pack
+from bot.broadcast import BroadcastError
 from bot.messages import Incoming, Reply
-from bot.outbox import BroadcastError
 
 __all__ = ["PRIVATE_ONLY", "REFUSAL", "Admin", "Operator", "audit_entry", "audit_table", "export_pack",
            "format_audit", "progress_bar", "register", "role_from_cli", "stats_text"]

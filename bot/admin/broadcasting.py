@@ -5,8 +5,8 @@ from __future__ import annotations
 from bot.admin.changes import Admin, applies
 from bot.admin.parsing import Denied, UsageProblem, rest, tokens
 from bot.admin.permissions import staff_command
+from bot.broadcast import UNDELIVERABLE, broadcast_text, check_broadcast
 from bot.messages import Incoming
-from bot.outbox import UNDELIVERABLE, broadcast_text, check_broadcast
 from bot.roles import Rights
 
 

@@ -17,8 +17,8 @@ from datetime import datetime, timedelta
 
 from bot.admin.parsing import Denied, UsageProblem, when
 from bot.admin.permissions import staff_command
+from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
-from bot.outbox import Outbox, board_title
 from bot.roles import Rights, Roles
 from knowledge.model import ALL_BOARDS
 from knowledge.snapshot import Knowledge

@@ -9,7 +9,7 @@ from collections import Counter
 from bot.broadcast import Outbox
 from tests.broadcast.helpers import subscribe
 from tests.conftest import THURSDAY
-from tests.fake_telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 
 # ------------------------------------------------------------------ console

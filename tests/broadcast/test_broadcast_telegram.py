@@ -12,7 +12,7 @@ from bot.admin import REFUSAL
 from bot.broadcast import Outbox, broadcast_text
 from tests.broadcast.helpers import subscribe, worker
 from tests.conftest import THURSDAY
-from tests.fake_telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 
 # ------------------------------------------------------- through Telegram
@@ -124,7 +124,7 @@ async def test_staff_update_and_broadcast_on_telegram_then_a_parent_asks(bot, st
 
 async def test_deliver_with_a_rejected_token_says_so_in_one_line_without_the_token(settings, store):
     """python-telegram-bot quotes the token in InvalidToken; `deliver` must not pass it on."""
-    from tests.fake_telegram import FakeTelegram
+    from tests.fakes.telegram import FakeTelegram
 
     secret = "123456:SECRET-TOKEN-VALUE"  # not the fake's token: it answers 401
     async with FakeTelegram() as fake:

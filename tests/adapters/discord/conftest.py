@@ -1,4 +1,4 @@
-"""Shared fixtures for the Discord adapter tests: discord.py itself against tests/fake_discord.py on 127.0.0.1.
+"""Shared fixtures for the Discord adapter tests: discord.py itself against tests/fakes/discord/ on 127.0.0.1.
 
 discord.py's real Client logs in over HTTP, connects its gateway websocket and
 receives MESSAGE_CREATE and INTERACTION_CREATE events from the fake; what it
@@ -16,7 +16,7 @@ from adapters.discord_bot.client import DiscordAdapter
 from adapters.discord_bot.runner import run_discord
 from knowledge.model import Status
 from tests.conftest import TORONTO
-from tests.fake_discord import NO_PINGS, FakeDiscord
+from tests.fakes.discord import NO_PINGS, FakeDiscord
 
 
 @pytest.fixture

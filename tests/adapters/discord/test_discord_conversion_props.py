@@ -20,7 +20,8 @@ from adapters.discord_bot.convert import (
 )
 from bot.commands import COMMANDS
 from bot.messages import ChatKind, Incoming
-from tests.fake_discord import FakeDiscord, Offline
+from tests.fakes.discord import FakeDiscord
+from tests.fakes.discord.offline import Offline
 
 FAKE = FakeDiscord()
 GUILD = FAKE.add_guild("Peel Parents", channels=("general", "announcements"))

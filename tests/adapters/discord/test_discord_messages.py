@@ -8,7 +8,7 @@ import logging
 import discord
 
 from tests.conftest import message
-from tests.fake_discord import NO_PINGS, Failure, mention, quiet, texts, transcript
+from tests.fakes.discord import NO_PINGS, Failure, mention, quiet, texts, transcript
 
 
 async def test_asks_only_for_the_intents_it_needs(adapter, fake):

@@ -109,7 +109,7 @@ async def test_rejected_token_is_one_line_and_exit_1(fake, tmp_path, command):
 
 async def test_serve_runs_discord_and_its_sender_delivers_a_broadcast(bot, store, discord_settings, fake, world):
     from adapters import serve
-    from bot.outbox import Outbox
+    from bot.broadcast import Outbox
 
     _, parent, _, _ = world
     store.subscribe("discord", f"dm:{parent.id}", "tdsb", "private", str(parent.id))

@@ -8,7 +8,7 @@ import itertools
 from adapters.discord_bot.client import DiscordAdapter
 from adapters.discord_bot.sender import DiscordSender
 from bot.messages import SendOutcome, SendStatus
-from tests.fake_discord import NO_PINGS, Failure
+from tests.fakes.discord import NO_PINGS, Failure
 
 
 async def test_sender_delivers_to_a_subscribed_channel_and_a_dm(adapter, fake, world):
@@ -23,7 +23,8 @@ async def test_sender_delivers_to_a_subscribed_channel_and_a_dm(adapter, fake, w
 
 async def _broadcast_through(sender, store, settings, board: str) -> None:
     """A broadcast delivered by the real worker through the adapter's sender."""
-    from bot.outbox import DeliveryWorker, Outbox
+    from bot.broadcast import Outbox
+    from bot.broadcast.worker import DeliveryWorker
 
     Outbox(store).create(board, "update", "update", "test:1")
     await DeliveryWorker(store, sender, settings, poll_interval=0.01, base_backoff=0.01).run(once=True)

@@ -9,7 +9,7 @@ import pytest
 from adapters import cli
 from adapters.discord_bot.slash import SlashCommands
 from bot.commands import COMMANDS
-from tests.fake_discord import NO_PINGS
+from tests.fakes.discord import NO_PINGS
 
 COMMAND_NAMES = [c.name for c in COMMANDS if c.menu]
 

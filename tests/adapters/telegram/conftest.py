@@ -2,7 +2,7 @@
 
 Nothing of ours is mocked: the real core (the root conftest's bot and store,
 the shipped knowledge) answers, python-telegram-bot talks HTTP to
-tests/fake_telegram.py, and the assertions read the recorded Bot API calls.
+tests/fakes/telegram, and the assertions read the recorded Bot API calls.
 Messages are dated Thursday 2019-10-03 09:00 in Toronto (the fake's clock).
 """
 
@@ -21,7 +21,7 @@ from adapters.telegram import run_telegram
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.fake_telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 
 @pytest.fixture

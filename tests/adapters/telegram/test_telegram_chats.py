@@ -13,7 +13,7 @@ from bot.commands import menu
 from bot.messages import Incoming
 from bot.text import plain, split_text
 from knowledge.model import Status
-from tests.fake_telegram import ANONYMOUS_ADMIN_ID, BOT_USERNAME
+from tests.fakes.telegram import ANONYMOUS_ADMIN_ID, BOT_USERNAME
 
 
 # ---------------------------------------------------------------- private chat
@@ -40,7 +40,7 @@ async def test_startup_registers_the_menu_in_both_languages_and_keeps_pending_up
     assert by_language == {None: menu("en"), "fr": menu("fr")}
     assert by_language[None] != by_language["fr"]
     assert all(p.get("drop_pending_updates") in (None, False) for p in fake.calls_to("deleteWebhook"))
-    assert fake.calls_to("getUpdates")[0].get("allowed_updates") == ["message", "my_chat_member"]
+    assert fake.calls_to("getUpdates")[0].get("allowed_updates") == ["message", "my_chat_member", "callback_query"]
 
 
 @pytest.mark.parametrize("command, expected", [

@@ -8,7 +8,7 @@ import sys
 
 from telegram_support import PARENT, REPO, answered, schoolbot
 
-from tests.fake_telegram import BOT_USERNAME
+from tests.fakes.telegram import BOT_USERNAME
 
 
 async def test_serve_without_a_token_is_one_clear_line(serve_env):

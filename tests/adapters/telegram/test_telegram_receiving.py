@@ -13,7 +13,7 @@ from telegram_support import GROUP, PARENT, REPO, answered, free_port
 
 from adapters.telegram import TelegramStopped, open_sender, run_telegram
 from adapters.telegram.journal import UpdateJournal
-from tests.fake_telegram import BOT_ID, BOT_USERNAME
+from tests.fakes.telegram import BOT_ID, BOT_USERNAME
 
 
 # ------------------------------------------------------------------ polling
