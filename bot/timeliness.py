@@ -212,7 +212,7 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     if stale_notes:
         texts = ["\n".join(line for line in text.split("\n") if not line.endswith(stale_notes)) for text in texts]
     note = found.pack.note_fr if lang == "fr" and found.pack.note_fr else found.pack.note
-    if intent == "who_is_affected" and note and not found.ended and note not in texts[-1]:
+    if intent == "who_is_affected" and turn.card is None and note and not found.ended and note not in texts[-1]:
         texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", lang, note=note)]
     if found.ended and intent in CURRENT_INTENTS | {"strike_dates", "negotiations"}:
         texts = [ended_line(found.pack, lang) + "\n" + texts[0], *texts[1:]]

@@ -205,13 +205,15 @@ def test_an_old_database_becomes_one_active_pack(tmp_path):
     store.close()
 
 
-def test_french_texts_are_kept_and_the_pack_note_is_said(settings, store, shared_matcher):
+def test_french_texts_are_kept_and_the_pack_note_is_said(settings, store, shared_matcher, lockout):
     knowledge = store.knowledge()
     assert all(f.fr and f.fr["text"] for f in knowledge.facts)  # the shipped 2019 pack has French on every fact
     assert next(iter(knowledge.sources.values())).fr["title"]
     assert knowledge.statuses[0].fr["summary"] and knowledge.services[0].fr["service"]
-    reply = ask(settings, store, shared_matcher, "who is on strike?", at("2019-10-03T09:00:00"))
-    assert "Note: Teachers are not part of this job action; it involves CUPE education workers." in reply
+    load_knowledge_file(store, lockout)
+    store.use_packs(["lockout-2031"])
+    reply = ask(settings, store, shared_matcher, "who is taking part in the job action?", at("2031-03-02T08:00:00"))
+    assert reply.endswith("Note: Bus drivers are not locked out.")
 
 
 def test_a_status_of_an_ended_dispute_does_not_speak_for_later_days(store):
