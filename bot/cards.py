@@ -114,6 +114,7 @@ class CardIndex:
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = sorted({t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None})
         self._visible_in: dict[int, frozenset[str]] = {}
+        self._found: dict[tuple[str, int, str | None], tuple[Match, ...]] = {}  # by text, visibility span, board
 
     def _visible(self, at: datetime) -> frozenset[str]:
         span = bisect.bisect_right(self._moments, at)
@@ -149,9 +150,18 @@ class CardIndex:
 
     def find(self, processed: str, at: datetime, board: str | None) -> list[Match]:
         """The cards for a prepared question that answer at `at` for `board`, best first."""
+        key = (processed, bisect.bisect_right(self._moments, at), board)
+        found = self._found.get(key)
+        if found is None:
+            if len(self._found) >= 8192:
+                self._found.clear()
+            found = self._found[key] = self._find(processed, at, board)
+        return list(found)
+
+    def _find(self, processed: str, at: datetime, board: str | None) -> tuple[Match, ...]:
         ranked = self._scores(processed)
         if not ranked:
-            return []
+            return ()
         visible = self._visible(at)
         found = [
             # A card written for the user's own board is the more specific answer.
@@ -159,7 +169,7 @@ class CardIndex:
             if self.cards[i].id in visible and self.cards[i].applies_to(board)
         ]
         found.sort(key=lambda m: m.score, reverse=True)
-        return found
+        return tuple(found)
 
 
 def prepare(matcher: IntentMatcher, text: str) -> str:
