@@ -30,12 +30,13 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
     if turn.meta.get("choices"):
         return [_offer(turn)]
     if turn.card is not None:
-        texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full)]
+        texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full, voice=turn.voice)]
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
     topic = analysis.out_of_scope
     if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
-        texts[-1] += f"\nOn {topic.topic}: I have no information; the best place to look is {topic.where}."
+        texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
+                                           where=turn.voice.text(topic, "where"))
     return texts
 
 
@@ -44,8 +45,8 @@ def _offer(turn: Turn) -> str:
     context = turn.context
     context.awaiting, context.asked = "choice", turn.msg.time.isoformat()
     context.choices, context.question = list(turn.meta["choices"]), turn.question[:200]
-    turn.meta["choice_labels"] = [c.question for c in offered]
-    return replies.offer([c.question for c in offered])
+    turn.meta["choice_labels"] = [turn.voice.text(c, "question") for c in offered]
+    return replies.offer(turn.meta["choice_labels"], turn.voice.language)
 
 
 def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] | None:
@@ -61,7 +62,7 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
                 turn.card, analysis.intent = card, card.topic
                 bot.log_pick(turn, number, card)
                 context.stop_waiting()
-                return [answers.card_answer(turn.knowledge, card, now)]
+                return [answers.card_answer(turn.knowledge, card, now, voice=turn.voice)]
     if context.waiting("board", now):
         texts = _board_given(bot, turn)
         if texts is not None:
@@ -69,9 +70,10 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
     social = conversation.social_turn(norm)
     if social is not None:
         analysis.intent = "help"
+        lang = turn.voice.language
         if social == "thanks":
-            return [replies.welcome(bot.subscribed(turn.msg))]
-        return [replies.hello() if social == "hello" else replies.goodbye()]
+            return [replies.welcome(bot.subscribed(turn.msg), lang)]
+        return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
     if not fresh or context.topic not in HANDLERS:
         return None
     board = turn.board
@@ -120,7 +122,7 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
         turn.full = True
         if card is not None:
             turn.card = card
-            rest = answers.card_answer(knowledge, card, now, full=True)
+            rest = answers.card_answer(knowledge, card, now, full=True, voice=turn.voice)
             if card.topic in HANDLERS and card.topic not in ("unknown", "school_status"):
                 turn.card = None
                 rest += "\n\n" + HANDLERS[card.topic](None, turn)[0]
@@ -130,19 +132,19 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
     day = turn.day or turn.today
     if context.topic == "school_status":
         if kind == "why":
-            text = answers.why_status(knowledge, turn.board, day, now)
+            text = answers.why_status(knowledge, turn.board, day, now, voice=turn.voice)
             if text:
                 return [text]
         else:
-            return [answers.confirmed_status(knowledge, turn.board, day, turn.today, now)]
+            return [answers.confirmed_status(knowledge, turn.board, day, turn.today, now, voice=turn.voice)]
     if kind == "why":
         turn.analysis.intent = "dispute_issues"
         return on_dispute_issues(None, turn)
     source = card.source if card else None
-    when = answers.when_published(card.published) if card else None
     if source:
-        return [f"It is what {source} reported, as of {when}. For official word, check your board's website."]
-    return ["It is what the news reports said, with the source and time I gave; for official word, check your board's website."]
+        when = answers.when_published(card.published, turn.voice.language)
+        return [turn.voice.say("what_source_reported", source=source, when=when)]
+    return [turn.voice.say("what_reports_said")]
 
 
 def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
@@ -162,7 +164,7 @@ def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
     texts = HANDLERS[analysis.intent](bot, turn)
     if analysis.board is not None and turn.board is not None:
         bot._remember(turn.msg, board=turn.board.id)
-        texts.append(f"(I'll remember {turn.board.name} for your next questions. Send /board to change it.)")
+        texts.append(turn.voice.say("board_remembered", board=turn.board.name))
     return texts
 
 
@@ -176,78 +178,84 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
             day += timedelta(days=5 - day.weekday())  # the coming Saturday
     if turn.board is None:
         if analysis.command == "status" and analysis.argument and not analysis.date:
-            return [f"I don't know a board called {analysis.argument!r}. " + replies.ASK_BOARD_TEXT]
+            return [turn.voice.say("unknown_board", name=repr(analysis.argument)) + " "
+                    + replies.ask_board_text(turn.voice.language)]
         turn.context.await_board("school_status", turn.msg.time, turn.day, turn.analysis.weekend)
-        return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time)]
+        return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time, voice=turn.voice)]
     # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
     full = turn.full or analysis.command == "status"
-    return [answers.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full)]
+    return [answers.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full,
+                                  voice=turn.voice)]
 
 
 def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
-    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full)
-    return [text or empty]
+    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full, voice=turn.voice)
+    return [text or turn.voice.say(empty)]
 
 
 def on_strike_dates(bot: Bot | None, turn: Turn) -> list[str]:
-    text = answers.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full)
-    return [text or "I have no dates for a strike or job action yet. Check your board's website."]
+    text = answers.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full, voice=turn.voice)
+    return [text or turn.voice.say("no_dates")]
 
 
 def on_withdrawn_services(bot: Bot | None, turn: Turn) -> list[str]:
-    text = answers.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full)
-    return [text or "I have no reports of withdrawn services yet."]
+    text = answers.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full,
+                                      voice=turn.voice)
+    return [text or turn.voice.say("no_services")]
 
 
 def on_childcare(bot: Bot | None, turn: Turn) -> list[str]:
-    texts = _facts(turn, "childcare", "I have no information about child care yet. Check with your child-care provider and your board.")
+    texts = _facts(turn, "childcare", "no_childcare")
     if turn.board is not None:
         day = answers.next_school_day(turn.day or turn.today)
         own, _ = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
         if own is not None:
-            texts[0] += f"\n{turn.board.name}, {describe_day(day, turn.today)}: {answers.status_label(own)}."
+            lang = turn.voice.language
+            texts[0] += "\n" + turn.voice.say("board_status", board=turn.board.name, when=describe_day(day, turn.today, lang),
+                                              status=answers.status_label(own, lang))
     return texts
 
 
 def on_negotiations(bot: Bot | None, turn: Turn) -> list[str]:
-    return _facts(turn, "negotiations", "I have no news on the talks yet.")
+    return _facts(turn, "negotiations", "no_talks")
 
 
 def on_who_is_affected(bot: Bot | None, turn: Turn) -> list[str]:
-    return _facts(turn, "who_is_affected", "I have no information on who is taking part yet.")
+    return _facts(turn, "who_is_affected", "no_who")
 
 
 def on_dispute_issues(bot: Bot | None, turn: Turn) -> list[str]:
-    return _facts(turn, "dispute_issues", "I have no information on the issues in dispute yet.")
+    return _facts(turn, "dispute_issues", "no_issues")
 
 
 def on_work_to_rule(bot: Bot | None, turn: Turn) -> list[str]:
-    return _facts(turn, "work_to_rule", "I have no information on work-to-rule yet.")
+    return _facts(turn, "work_to_rule", "no_work_to_rule")
 
 
 def on_updates_source(bot: Bot | None, turn: Turn) -> list[str]:
-    return [answers.updates_source(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full)]
+    return [answers.updates_source(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full,
+                                   voice=turn.voice)]
 
 
 def on_help(bot: Bot | None, turn: Turn) -> list[str]:
-    text = replies.help_text()
+    text = replies.help_text(turn.voice.language)
     if turn.remembered_board:
         board = turn.knowledge.board(turn.remembered_board)
         if board is not None:
-            text += f"\n\nYour board: {board.name}."
+            text += "\n\n" + turn.voice.say("your_board_is_short", board=board.name)
     return [text]
 
 
 def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
     topic = turn.analysis.out_of_scope
     if topic is not None:
-        where = topic.where
+        where = turn.voice.text(topic, "where")
         if turn.board is not None:
             where += f" ({turn.board.name}: {turn.board.website})"
-        return [f"I have no information on {topic.topic}. The best place to look is {where}."]
+        return [turn.voice.say("out_of_scope", topic=turn.voice.text(topic, "topic"), where=where)]
     if turn.analysis.command:
-        return [f"I don't know the command /{turn.analysis.command}. Send /help to see what I can do."]
-    return [replies.UNKNOWN_TEXT]
+        return [turn.voice.say("unknown_command", command=turn.analysis.command)]
+    return [replies.unknown_text(turn.voice.language)]
 
 
 HANDLERS = {

@@ -14,7 +14,9 @@ from datetime import date, datetime, timedelta
 from functools import lru_cache
 
 from bot.dates import describe_day
-from bot.replies import first_sentence, sentences, shape
+from bot.dates.formatting import short_day
+from bot.dates.formatting import when_published as _when_published
+from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape
 from bot.text import normalize
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent, WithdrawnService
 from knowledge.snapshot import Knowledge
@@ -30,29 +32,45 @@ SUPPORT_CHARS = 140  # supporting lines beyond the first are kept while they fit
 WORKERS_NOTE = "Teachers are not part of this job action; it involves CUPE education workers."
 
 
-def when_published(moment: datetime) -> str:
-    """'Oct 2, 2019, 8:00 p.m.' in the moment's own offset (Toronto time in the data)."""
-    hour = moment.hour % 12 or 12
-    minutes = f":{moment.minute:02d}"
-    half = "a.m." if moment.hour < 12 else "p.m."
-    return f"{moment:%b} {moment.day}, {moment.year}, {hour}{minutes} {half}"
+def when_published(moment: datetime, language: str = "en") -> str:
+    """'Oct 2, 2019, 8:00 p.m.' (French: '2 oct. 2019, 20 h') in the moment's own offset."""
+    return _when_published(moment, language)
 
 
-def cite(knowledge: Knowledge, source: str, published: datetime) -> str:
+def status_words(status: str, language: str = "en") -> str:
+    """A status id in words: 'closed' / 'fermé' (the pack's own statuses when it names them)."""
+    english = STATUS_WORDS.get(status) or status.replace("_", " ")
+    if language == "fr":
+        return _FRENCH_STATUS.get(status) or english
+    return english
+
+
+def _french_statuses() -> dict[str, str]:
+    try:
+        from knowledge.packs import BUILTIN_STATUSES
+    except ImportError:  # an older knowledge package
+        return {}
+    return {status: french for status, (_, french) in BUILTIN_STATUSES.items() if french}
+
+
+_FRENCH_STATUS = _french_statuses()
+
+
+def cite(knowledge: Knowledge, source: str, published: datetime, language: str = "en") -> str:
     source_info = knowledge.sources.get(source)
-    approx = " (date approximate)" if source_info is not None and source_info.approximate else ""
-    return _sentence(f"Source: {source}, as of {when_published(published)}{approx}")
+    approx = " " + say("date_approximate", language) if source_info is not None and source_info.approximate else ""
+    return _sentence(say("source_line", language, source=source, when=when_published(published, language), approx=approx))
 
 
-def cite_many(knowledge: Knowledge, entries: list) -> str:
+def cite_many(knowledge: Knowledge, entries: list, language: str = "en") -> str:
     """One 'Sources:' line for several entries, newest as-of time."""
     files = []
     for entry in entries:
         if entry.source not in files:
             files.append(entry.source)
     newest = max(e.published for e in entries)
-    label = "Source" if len(files) == 1 else "Sources"
-    return _sentence(f"{label}: {', '.join(files)}; as of {when_published(newest)}")
+    key = "sources_one" if len(files) == 1 else "sources_many"
+    return _sentence(say(key, language, sources=", ".join(files), when=when_published(newest, language)))
 
 
 def _sentence(text: str) -> str:
@@ -65,92 +83,101 @@ def next_school_day(day: date) -> date:
     return day
 
 
-def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at: datetime, *, full: bool = False) -> str:
+def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at: datetime, *, full: bool = False,
+                  voice: Voice = ENGLISH) -> str:
     lines = []
     asked = day
+    lang = voice.language
     if day.weekday() >= 5:
         day = next_school_day(day)
-        lines.append(
-            f"{_capital(describe_day(asked, today))} is on the weekend, so there is no school. "
-            f"The next school day is {describe_day(day, today)}."
-        )
+        lines.append(voice.say("weekend", asked=_capital(describe_day(asked, today, lang)),
+                               day=describe_day(day, today, lang)))
     own, general = knowledge.status_for(board.id, day, at)
-    when = describe_day(day, today)
+    when = describe_day(day, today, lang)
     if own is not None:
-        lines.append(f"{board.name}, {when}: {STATUS_WORDS[own.status]}.")
+        lines.append(voice.say("board_status", board=board.name, when=when, status=status_words(own.status, lang)))
         # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
-        lines.append(own.summary if full or own.author else first_sentence(own.summary))
+        summary = voice.text(own, "summary")
+        lines.append(summary if full or own.author else first_sentence(summary))
         upcoming = _next_strike_event(knowledge, at)
         if upcoming is not None and upcoming.day >= day - timedelta(days=7) and own.status in ("open", "open_reduced_services"):
-            lines.append(f"Note: {upcoming.text}")
-        lines.append(cite(knowledge, own.source, own.published))
+            lines.append(voice.say("note", text=voice.text(upcoming, "text")))
+        lines.append(cite(knowledge, own.source, own.published, lang))
     else:
-        lines.append(f"I have no confirmed information from {board.name} for {when}.")
+        lines.append(voice.say("no_confirmed", board=board.name, when=when))
         if general is not None:
-            lines.append(f"Province-wide: {general.summary if full else first_sentence(general.summary)}")
-        lines.append(f"Its latest notices: {board.website}")
+            summary = voice.text(general, "summary")
+            lines.append(voice.say("province_wide", text=summary if full else first_sentence(summary)))
+        lines.append(voice.say("latest_notices", website=board.website))
         if general is not None:
-            lines.append(cite(knowledge, general.source, general.published))
+            lines.append(cite(knowledge, general.source, general.published, lang))
     return "\n".join(lines)
 
 
-def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime) -> str:
+def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime, *, voice: Voice = ENGLISH) -> str:
     """A day across boards when no board is known, asking for the board in the same reply.
 
     The first line gives the province-wide status and asks which board (and why),
     so a phone's preview holds both; then the news behind it and what boards said.
     """
+    lang = voice.language
     day = next_school_day(day)
-    when = describe_day(day, today)
+    when = describe_day(day, today, lang)
     lines = []
     said: dict[str, list[str]] = {}
     for board_id in sorted(knowledge.boards_with_status(at) - {ALL_BOARDS}):
         board = knowledge.board(board_id)
         own, _ = knowledge.status_for(board_id, day, at)
         if board is not None and own is not None:
-            said.setdefault(STATUS_WORDS[own.status], []).append(board.name)
+            said.setdefault(status_words(own.status, lang), []).append(board.name)
     _, general = knowledge.status_for("", day, at)
-    ask = f"Which board is your child's? I'll tell you what it said about {when}."
+    ask = voice.say("which_board_for_day", when=when)
     if general is not None:
-        lines.append(f"{_capital(when)}, province-wide: {STATUS_WORDS[general.status]}; it depends on the board. {ask}")
-        lines.append(first_sentence(general.summary))
+        lines.append(voice.say("province_status", when=_capital(when), status=status_words(general.status, lang), ask=ask))
+        lines.append(first_sentence(voice.text(general, "summary")))
     else:
-        lines.append(f"I have no province-wide news for {when}; it depends on the board. {ask}")
+        lines.append(voice.say("no_province_news", when=when, ask=ask))
     if said:
-        parts = [f"{', '.join(names)}: {word}" for word, names in said.items()]
-        lines.append("Boards that said something: " + "; ".join(parts) + ".")
+        parts = [f"{', '.join(names)}{voice.colon}{word}" for word, names in said.items()]
+        lines.append(voice.say("boards_said", parts="; ".join(parts)))
     if general is not None:
-        lines.append(cite(knowledge, general.source, general.published))
+        lines.append(cite(knowledge, general.source, general.published, lang))
     return "\n".join(lines)
 
 
-def why_status(knowledge: Knowledge, board: Board | None, day: date, at: datetime) -> str | None:
+def why_status(knowledge: Knowledge, board: Board | None, day: date, at: datetime, *, voice: Voice = ENGLISH) -> str | None:
     """The reasons behind a day's status: the board's whole summary and the province-wide news."""
     own, general = knowledge.status_for(board.id if board else "", next_school_day(day), at)
     if own is None and general is None:
         return None
-    texts = [s.summary for s in (own, general) if s is not None]
     used = [s for s in (own, general) if s is not None]
-    return "\n".join([*texts, cite_many(knowledge, used)])
+    texts = [voice.text(s, "summary") for s in used]
+    return "\n".join([*texts, cite_many(knowledge, used, voice.language)])
 
 
-def confirmed_status(knowledge: Knowledge, board: Board | None, day: date, today: date, at: datetime) -> str:
+def confirmed_status(knowledge: Knowledge, board: Board | None, day: date, today: date, at: datetime, *,
+                     voice: Voice = ENGLISH) -> str:
     """Whether the status given for a board and a day is a board's confirmed word."""
+    lang = voice.language
     day = next_school_day(day)
-    when = describe_day(day, today)
+    when = describe_day(day, today, lang)
     own, general = knowledge.status_for(board.id if board else "", day, at)
     if board is not None and own is not None:
+        status = status_words(own.status, lang)
         if own.status in ("open", "closed"):
-            lead = f"Yes: {board.name} said it is {STATUS_WORDS[own.status]} {when}."
+            lead = voice.say("confirmed_yes", board=board.name, status=status, when=when)
         else:
-            lead = f"No: {board.name} has not confirmed anything final for {when}; it said: {STATUS_WORDS[own.status]}."
-        return shape(lead, [f"That is as of {when_published(own.published)}; watch {board.website} for changes."],
-                     cite(knowledge, own.source, own.published))
-    name = board.name if board else "your board"
-    lead = f"No: I have no confirmed information from {name} for {when}."
-    support = [f"Province-wide: {STATUS_WORDS[general.status]}. {first_sentence(general.summary)}"] if general else []
+            lead = voice.say("confirmed_no", board=board.name, status=status, when=when)
+        return shape(lead, [voice.say("as_of_watch", when=when_published(own.published, lang), website=board.website)],
+                     cite(knowledge, own.source, own.published, lang))
+    name = board.name if board else voice.say("your_board_words")
+    lead = voice.say("confirmed_none", board=name, when=when)
+    support = []
+    if general:
+        support.append(voice.say("province_status_short", status=status_words(general.status, lang),
+                                 text=first_sentence(voice.text(general, "summary"))))
     if board is not None:
-        support.append(f"Check the board's website: {board.website}")
+        support.append(voice.say("check_website", website=board.website))
     return shape(lead, support)
 
 
@@ -167,9 +194,14 @@ def _next_strike_event(knowledge: Knowledge, at: datetime) -> TimelineEvent | No
 
 
 # ---------------------------------------------------------------- the one item asked about
+# The common French words, without accents (normalize removes them).
+_FRENCH_STOP_WORDS = """le la les l un une des du de d au aux et ou est sont ce c ca qu que qui quoi quand quel quelle quels
+    quelles pour par avec dans sur en il ils elle elles on nous vous je j mon ma mes notre nos votre vos leur
+    leurs pas ne y a ecole ecoles enfant enfants aussi encore se s sa son ses"""
+_FRENCH_STOP = frozenset(_FRENCH_STOP_WORDS.split())
 _STOP = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "do", "does", "did", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "this", "that", "there", "their", "they", "we", "i", "my", "our", "what", "whats", "when", "who", "why", "how", "which", "will", "would", "can", "could", "should", "any", "anything", "about", "with", "from", "by", "as", "if", "so", "not", "school", "schools", "kid", "kids", "child", "children", "still", "too", "also"]
-)
+) | _FRENCH_STOP
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -186,48 +218,63 @@ def _overlap(asked: set[str], text: str) -> int:
 _NEWEST_FIRST = frozenset({"negotiations", "childcare", "updates_source", "strike_dates"})
 
 
-def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str = "", *, full: bool = False) -> str | None:
+def _searchable(entry: object, name: str, voice: Voice) -> str:
+    """What a question's words are compared with: the English text, and the French one in French."""
+    text = getattr(entry, name, "") or ""
+    if voice.french:
+        french = (getattr(entry, "fr", None) or {}).get(name)
+        if isinstance(french, str):
+            text = f"{text} {french}"
+    return text
+
+
+def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str = "", *, full: bool = False,
+                 voice: Voice = ENGLISH) -> str | None:
     """The fact that answers the question first, one supporting line, the source; full: up to six facts."""
     facts: list[Fact] = knowledge.facts_about(topic, at)
     if not facts:
         return None
     if full:
         chosen = facts[-6:]
-        return "\n".join(f"- {f.text}" for f in chosen) + "\n" + cite_many(knowledge, chosen)
+        return "\n".join(f"- {voice.text(f, 'text')}" for f in chosen) + "\n" + cite_many(knowledge, chosen, voice.language)
     asked = words_of(question)
     order = list(reversed(facts)) if topic in _NEWEST_FIRST else facts
-    best = max(order, key=lambda f: _overlap(asked, f.text))  # ties: the first in `order`
-    parts = sentences(best.text)
+    best = max(order, key=lambda f: _overlap(asked, _searchable(f, "text", voice)))  # ties: the first in `order`
+    text = voice.text(best, "text")
+    parts = sentences(text)
     support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]
-    return shape(parts[0] if parts else best.text, support, cite(knowledge, best.source, best.published))
+    return shape(parts[0] if parts else text, support, cite(knowledge, best.source, best.published, voice.language))
 
 
 # Topics where a newer timeline event (a deal, a strike called off) may overtake a card's answer.
 _NEWS_TOPICS = frozenset({"strike_dates", "negotiations", "school_status"})
 
 
-def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *, full: bool = False) -> str:
+def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *, full: bool = False,
+                voice: Voice = ENGLISH) -> str:
     """A card's answer, its details (at most two sentences unless full), its source.
 
     On the topics the news moves (dates, talks, status), a timeline event
     published after the card comes first: the card's answer may be overtaken.
     """
+    lang = voice.language
     if at is not None and card.topic in _NEWS_TOPICS:
         newer = [e for e in knowledge.events(at) if e.published > card.published]
         if newer:
             latest = max(newer, key=lambda e: e.published)
-            return shape(f"Latest: {latest.day:%a %b} {latest.day.day}: {latest.text}",
-                         [f"Earlier ({when_published(card.published)}): {card.answer}"],
-                         cite_many(knowledge, [latest, card]))
-    details = sentences(card.details)
+            return shape(voice.say("latest", day=short_day(latest.day, lang), text=voice.text(latest, "text")),
+                         [voice.say("earlier", when=when_published(card.published, lang), text=voice.text(card, "answer"))],
+                         cite_many(knowledge, [latest, card], lang))
+    details = sentences(voice.text(card, "details"))
     if full:
         support = [" ".join(details)]
     else:  # the first detail, and the second only while the reply stays short
         support = details[:1] + [d for d in details[1:2] if len(details[0]) + len(d) <= SUPPORT_CHARS]
-    return shape(card.answer, support, cite(knowledge, card.source, card.published))
+    return shape(voice.text(card, "answer"), support, cite(knowledge, card.source, card.published, lang))
 
 
-_LIST_WORDS = frozenset({"list", "all", "every", "everything", "complete", "which", "dates", "timeline"})
+_LIST_WORDS = frozenset({"list", "all", "every", "everything", "complete", "which", "dates", "timeline",
+                         "liste", "toutes", "tous", "quelles", "quels"})
 
 
 def asks_for_list(question: str) -> bool:
@@ -236,110 +283,119 @@ def asks_for_list(question: str) -> bool:
     return bool(words & _LIST_WORDS) or bool(words & {"what", "which"} and words & {"services", "things"})
 
 
-def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full: bool = False) -> str | None:
+def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full: bool = False,
+                 voice: Voice = ENGLISH) -> str | None:
     events = knowledge.events(at)
     if not events:
         return None
+    lang = voice.language
     today = at.date()
     past = [e for e in events if e.day <= today]
     future = [e for e in events if e.day > today]
     if full or asks_for_list(question):
         chosen = past[-3:] + future[:3]
-        lines = ["Key dates so far:"]
-        lines += [_event_line(event) for event in chosen]
-        lines.append(cite_many(knowledge, chosen))
+        lines = [voice.say("key_dates")]
+        lines += [_event_line(event, voice) for event in chosen]
+        lines.append(cite_many(knowledge, chosen, lang))
         return "\n".join(lines)
     asked = words_of(question)
     candidates = future + list(reversed(past))  # the next event first, then the latest
-    best = max(candidates, key=lambda e: _overlap(asked, e.text))
+    best = max(candidates, key=lambda e: _overlap(asked, _searchable(e, "text", voice)))
     latest = max(events, key=lambda e: e.published)
     if latest.published > best.published:  # newer news (a deal, a strike called off) comes first
         best = latest
     others = [e for e in future if e is not best][:1] or [e for e in reversed(past) if e is not best][:1]
-    lead = f"{best.day:%a %b} {best.day.day}: {best.text}"
-    support = [("Next: " if others[0].day > today else "Before that: ") + _event_line(others[0])[2:]] if others else []
-    return shape(lead, support, cite_many(knowledge, [best, *others]))
+    lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
+    support = []
+    if others:
+        key = "next_event" if others[0].day > today else "before_that"
+        support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
+    return shape(lead, support, cite_many(knowledge, [best, *others], lang))
 
 
-def _event_line(event: TimelineEvent) -> str:
-    approx = " (approximate)" if event.approximate else ""
-    return f"- {event.day:%a %b} {event.day.day}{approx}: {event.text}"
+def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:
+    approx = " " + voice.say("approximate") if event.approximate else ""
+    return f"- {short_day(event.day, voice.language)}{approx}{voice.colon}{voice.text(event, 'text')}"
 
 
 # Words every service question has: they do not say which service is asked about.
 _GENERIC = words_of(
     "services service stopped stop stopping work working workers worker cupe education strike striking withdrawn "
-    "pulled job action happening running doing done going cut cuts affected changes change tasks else other"
+    "pulled job action happening running doing done going cut cuts affected changes change tasks else other "
+    "arrete arretes arretent travail travailleurs greve scfp education touche touches"
 )
-_PHASE_WORDS = {"work_to_rule": "During work-to-rule", "full_strike": "In a full strike"}
+_PHASE_KEYS = {"work_to_rule": "during_work_to_rule", "full_strike": "in_full_strike"}
 
 
-def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *, full: bool = False) -> str | None:
+def _service_words(service: WithdrawnService, voice: Voice) -> str:
+    return f"{_searchable(service, 'workers', voice)} {_searchable(service, 'service', voice)}"
+
+
+def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *,
+                       full: bool = False, voice: Voice = ENGLISH) -> str | None:
     services: list[WithdrawnService] = knowledge.services_withdrawn(at)
     if not services:
         return None
+    lang = voice.language
     asked = words_of(question)
     asked -= _GENERIC
-    named = [s for s in services if _overlap(asked, f"{s.workers} {s.service}")]
+    named = [s for s in services if _overlap(asked, _service_words(s, voice))]
     if named and not full:  # "are the custodians still cleaning?": the items asked about
-        named.sort(key=lambda s: -_overlap(asked, f"{s.workers} {s.service}"))
+        named.sort(key=lambda s: -_overlap(asked, _service_words(s, voice)))
         first, *more = named[:3]
-        lead = f"{_PHASE_WORDS[first.phase]}, {first.workers} stopped {first.service}."
-        support = [f"Also: {s.workers}: {s.service}." for s in more]
-        return shape(lead, support, cite_many(knowledge, named[:3]))
+        lead = voice.say("service_stopped", phase=voice.say(_PHASE_KEYS.get(first.phase, "during_work_to_rule")),
+                         workers=voice.text(first, "workers"), service=voice.text(first, "service"))
+        support = [voice.say("also_service", workers=voice.text(s, "workers"), service=voice.text(s, "service")) for s in more]
+        return shape(lead, support, cite_many(knowledge, named[:3], lang))
+    by_phase: dict[str, list[WithdrawnService]] = {}
+    for service in services:
+        by_phase.setdefault(service.phase, []).append(service)
     if not full and not asks_for_list(question):
-        by_phase: dict[str, list[WithdrawnService]] = {}
-        for service in services:
-            by_phase.setdefault(service.phase, []).append(service)
         lines = []
         if "work_to_rule" in by_phase:
             latest = by_phase["work_to_rule"][-3:]
-            lines.append(
-                "During work-to-rule, schools stay open but workers stopped some tasks, for example: "
-                + "; ".join(f"{s.workers}: {s.service}" for s in latest) + "."
-            )
+            examples = "; ".join(f"{voice.text(s, 'workers')}{voice.colon}{voice.text(s, 'service')}" for s in latest)
+            lines.append(voice.say("work_to_rule_examples", examples=examples))
         if "full_strike" in by_phase:
-            lines.append(f"In a full strike: {by_phase['full_strike'][0].service}.")
-        lines.append("Send \"more\" for the full list.")
-        return shape(lines[0], lines[1:], cite_many(knowledge, services))
-    by_phase = {}
-    for service in services:
-        by_phase.setdefault(service.phase, []).append(service)
+            lines.append(voice.say("full_strike_service", service=voice.text(by_phase["full_strike"][0], "service")))
+        lines.append(voice.say("send_more"))
+        return shape(lines[0], lines[1:], cite_many(knowledge, services, lang))
     lines = []
-    titles = {"work_to_rule": "During work-to-rule, workers have stopped:", "full_strike": "In a full strike:"}
+    titles = {"work_to_rule": "stopped_during_work_to_rule", "full_strike": "stopped_in_full_strike"}
     for phase in ("work_to_rule", "full_strike"):
         if phase in by_phase:
-            lines.append(titles[phase])
-            lines.extend(_by_workers(by_phase[phase]))
+            lines.append(voice.say(titles[phase]))
+            lines.extend(_by_workers(by_phase[phase], voice))
     ended = knowledge.services_ended(at)
     if ended:
-        lines.append("Back to normal:")
-        lines.extend(_by_workers(ended))
+        lines.append(voice.say("back_to_normal"))
+        lines.extend(_by_workers(ended, voice))
     if board is not None:
-        lines.append(f"Your board may add details: {board.website}")
-    lines.append(cite_many(knowledge, services))
+        lines.append(voice.say("board_may_add", website=board.website))
+    lines.append(cite_many(knowledge, services, lang))
     return "\n".join(lines)
 
 
-def _by_workers(services: list[WithdrawnService]) -> list[str]:
+def _by_workers(services: list[WithdrawnService], voice: Voice = ENGLISH) -> list[str]:
     """One line per group of workers: '- custodians: sweeping hallways; cutting grass'."""
     groups: dict[str, list[str]] = {}
     for service in services:
-        groups.setdefault(service.workers, []).append(service.service)
-    return [f"- {workers}: {'; '.join(items)}" for workers, items in groups.items()]
+        groups.setdefault(voice.text(service, "workers"), []).append(voice.text(service, "service"))
+    return [f"- {workers}{voice.colon}{'; '.join(items)}" for workers, items in groups.items()]
 
 
-def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *, full: bool = False) -> str:
+def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *, full: bool = False,
+                   voice: Voice = ENGLISH) -> str:
     lines = []
     if board is not None:
-        lines.append(f"{board.name} posts its official updates at {board.website}")
-    facts = facts_answer(knowledge, "updates_source", at, question, full=full)
+        lines.append(voice.say("board_posts_updates", board=board.name, website=board.website))
+    facts = facts_answer(knowledge, "updates_source", at, question, full=full, voice=voice)
     if facts:
         lines.append(facts)
     if not lines:
-        lines.append("Your school board's website is the official source; tell me your board and I'll give you its address.")
+        lines.append(voice.say("website_is_official"))
     return "\n".join(lines)
 
 
-def status_label(status: Status) -> str:
-    return STATUS_WORDS.get(status.status, status.status)
+def status_label(status: Status, language: str = "en") -> str:
+    return status_words(status.status, language)

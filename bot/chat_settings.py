@@ -16,7 +16,7 @@ _CLEAR_WORDS = frozenset({"clear", "forget", "reset", "remove", "delete", "unset
 
 
 def on_set_board(bot: Bot, turn: Turn) -> list[str]:
-    analysis = turn.analysis
+    analysis, voice = turn.analysis, turn.voice
     words = set(normalize(analysis.argument if analysis.command else turn.question).split())
     knowledge = turn.knowledge
     if analysis.board is None:
@@ -24,27 +24,27 @@ def on_set_board(bot: Bot, turn: Turn) -> list[str]:
             if not bot.dry_run:
                 bot._remember(turn.msg, board=None)
             turn.board = None
-            return ["Done: I no longer remember a board for you. Tell me one any time, e.g. /board tdsb."]
+            return [voice.say("board_cleared")]
         if analysis.command == "board" and not analysis.argument:
             current = knowledge.board(turn.remembered_board)
             if current is None:
-                return ["You haven't set a board yet. Send /board and its name or your city, e.g. /board peel."]
-            return [f"Your board is {current.name} ({current.id}). Send /board NAME to change it, or /board clear."]
+                return [voice.say("no_board_yet")]
+            return [voice.say("your_board_is", board=current.name, id=current.id)]
         if analysis.command == "board":
-            return [f"I don't know a board called {analysis.argument!r}. Try its abbreviation (tdsb, pdsb), its name or your city."]
-        return [replies.ASK_BOARD_TEXT]
+            return [voice.say("unknown_board_try", name=repr(analysis.argument))]
+        return [replies.ask_board_text(voice.language)]
     board = turn.board = knowledge.board(analysis.board.board_id)
     bot._remember(turn.msg, board=board.id)
     has_info = board.id in knowledge.boards_with_status(turn.msg.time)
-    note = "" if has_info else f" I have no confirmed status from this board yet; its website is {board.website}"
-    return [f"Got it: your board is {board.name}. Ask me \"is school open monday?\" any time.{note}"]
+    note = "" if has_info else " " + voice.say("board_no_status_yet", website=board.website)
+    return [voice.say("board_set", board=board.name) + note]
 
 
 def _subscription_board(turn: Turn) -> str | None:
     words = set(normalize(turn.analysis.argument if turn.analysis.command else turn.question).split())
     if turn.analysis.board is not None:
         return turn.analysis.board.board_id
-    if "all" in words or "every" in words or "everything" in words:
+    if words & {"all", "every", "everything", "tous", "toutes", "tout"}:
         return ALL_BOARDS
     return turn.remembered_board
 
@@ -54,37 +54,40 @@ def _may_manage_chat(msg: Incoming) -> bool:
 
 
 def on_subscribe(bot: Bot, turn: Turn) -> list[str]:
-    msg = turn.msg
-    group = replies.group_word(msg.platform)
+    msg, voice = turn.msg, turn.voice
+    lang = voice.language
+    group = replies.group_word(msg.platform, lang)
     if not _may_manage_chat(msg):
-        return [f"Only this {replies.admins_word(msg.platform)}'s admins can subscribe this {group}. "
-                f"You can subscribe yourself in a {replies.private_word(msg.platform)} with me."]
+        return [voice.say("subscribe_admins_only", admins=replies.admins_word(msg.platform, lang), group=group,
+                          private=replies.private_word(msg.platform, lang))]
     board_id = _subscription_board(turn)
     if board_id is None:
         turn.context.await_board("subscribe", msg.time, None, False)
-        return ["Which board's updates do you want? Send its name, abbreviation or your city "
-                "(for example \"TDSB\" or \"Peel\"), or send 'all'."]
-    name = "all boards" if board_id == ALL_BOARDS else turn.knowledge.board(board_id).name
+        return [voice.say("subscribe_which_board")]
+    name = voice.say("all_boards") if board_id == ALL_BOARDS else turn.knowledge.board(board_id).name
     if bot.dry_run:
-        return [f"You would be subscribed to updates for {name}."]
+        return [voice.say("would_subscribe", board=name)]
     new = bot.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id)
     in_group = msg.chat_kind == ChatKind.GROUP
-    where = f"This {group}" if in_group else "You"
     if not new:
-        return [f"{where} already {'gets' if in_group else 'get'} updates for {name}. Send /unsubscribe to stop."]
-    return [f"{where} will now get official updates for {name}. Send /unsubscribe to stop."]
+        key = "group_already_subscribed" if in_group else "already_subscribed"
+        return [voice.say(key, group=group, board=name)]
+    return [voice.say("group_subscribed" if in_group else "subscribed", group=group, board=name)]
 
 
 def on_unsubscribe(bot: Bot, turn: Turn) -> list[str]:
-    msg = turn.msg
+    msg, voice = turn.msg, turn.voice
+    lang = voice.language
     if not _may_manage_chat(msg):
-        return [f"Only this {replies.admins_word(msg.platform)}'s admins can change this {replies.group_word(msg.platform)}'s subscriptions."]
+        return [voice.say("unsubscribe_admins_only", admins=replies.admins_word(msg.platform, lang),
+                          group=replies.group_word(msg.platform, lang))]
     board = turn.analysis.board.board_id if turn.analysis.board else None
     if bot.dry_run:
-        return ["You would be unsubscribed from updates."]
+        return [voice.say("would_unsubscribe")]
     stopped = bot.store.unsubscribe(msg.platform, msg.chat_id, board)
     if not stopped:
-        return ["There were no updates to stop: this chat isn't subscribed" + (" to that board." if board else ".")]
+        return [voice.say("nothing_to_stop_board" if board else "nothing_to_stop")]
     knowledge = turn.knowledge
-    names = ", ".join("all boards" if b == ALL_BOARDS else knowledge.board(b).name if knowledge.board(b) else b for b in stopped)
-    return [f"Done: no more updates for {names}. Send /subscribe to start again."]
+    names = ", ".join(voice.say("all_boards") if b == ALL_BOARDS else knowledge.board(b).name if knowledge.board(b) else b
+                      for b in stopped)
+    return [voice.say("unsubscribed", boards=names)]

@@ -73,10 +73,9 @@ COMMANDS: tuple[Command, ...] = (
                             "fr": "un conseil, ou « all » (par défaut : celui choisi avec /board)"}, boards=True),),
     ),
     Command("unsubscribe", "", {"en": "Stop the updates", "fr": "Arrêter les mises à jour"}),
-    Command("language", "en|fr", {"en": "Answer me in English or French: /language fr",
+    Command("language", "[en|fr]", {"en": "Answer me in English or French: /language fr",
                                   "fr": "Me répondre en anglais ou en français : /langue fr"},
-            (Argument("language", {"en": "en or fr", "fr": "en ou fr"}, required=True),), private=True,
-            menu=False),  # listed once replies come in French too
+            (Argument("language", {"en": "en or fr", "fr": "en ou fr"}),), private=True),
     Command("whoami", "", {"en": "Your user id on this platform (to be given a staff role)",
                            "fr": "Votre identifiant sur cette plateforme (pour recevoir un rôle)"}, private=True),
 )

@@ -32,6 +32,7 @@ class Context:
     weekend: bool = False
     choices: list[str] = field(default_factory=list)  # card ids offered, in order
     question: str = ""  # the question the choice was offered for
+    language: str | None = None  # the user's language ("en", "fr"): chosen, or what they last wrote clearly
 
     @classmethod
     def from_memory(cls, stored: dict | None) -> Context:
@@ -171,3 +172,32 @@ _CONTINUES = re.compile(r"^(?:and|what about|how about|et|same for|same question
 def continues(norm: str) -> bool:
     """Whether the message leans on the last question: "and tcdsb?", "what about tuesday?"."""
     return bool(_CONTINUES.match(_plain_words(norm)))
+
+
+# ------------------------------------------------------------------ language
+_ASKS_FRENCH = re.compile(
+    r"^(?:(?:bonjour|salut|allo|hi|hello)\s+)?(?:(?:est ce que )?(?:vous )?(?:parlez|parles|parle)(?: vous| tu)? (?:le )?francais"
+    r"|(?:can|could) you (?:speak|answer|reply|write|talk)(?: to me)? (?:in )?french"
+    r"|do you speak french|(?:in|en) francais(?: (?:svp|stp|s'il vous plait|please|pls))?"
+    r"|(?:please )?(?:answer|reply|speak|write|talk)(?: to me)? in french(?: please| pls)?|french(?: please| pls)"
+    r"|(?:repondez|reponds|repondre|ecrivez|parlez)(?: moi| nous)? en francais(?: (?:svp|stp|s'il vous plait))?"
+    r"|francais (?:svp|stp|s'il vous plait|please))$"
+)
+_ASKS_ENGLISH = re.compile(
+    r"^(?:(?:bonjour|salut|hi|hello)\s+)?(?:(?:do|can|could) you (?:speak|answer|reply|write|talk)(?: to me)? (?:in )?english"
+    r"|(?:in|en) (?:english|anglais)(?: (?:please|pls|svp|stp|s'il vous plait))?"
+    r"|(?:please )?(?:answer|reply|speak|write|talk)(?: to me)? in english(?: please| pls)?|english(?: please| pls)"
+    r"|(?:est ce que )?(?:vous )?(?:parlez|parles|parle)(?: vous| tu)? (?:l')?anglais"
+    r"|(?:repondez|reponds|repondre|ecrivez|parlez)(?: moi| nous)? en anglais(?: (?:svp|stp|s'il vous plait))?)$"
+)
+
+
+def language_request(norm: str) -> str | None:
+    """'fr' or 'en' when the whole message asks for a language: "parlez-vous français?", "in English please"."""
+    text = " ".join(_PUNCT.sub(" ", norm.replace("-", " ")).split())
+    text = text.replace(" s il vous plait", " s'il vous plait")
+    if _ASKS_FRENCH.match(text):
+        return "fr"
+    if _ASKS_ENGLISH.match(text):
+        return "en"
+    return None

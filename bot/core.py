@@ -14,19 +14,22 @@ bot/conversation.py; the wording in bot/answers.py and bot/replies.py.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import answering, answers, cards, conversation, prepared
+from bot import answering, answers, cards, conversation, language, prepared
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
+from bot.replies import Voice, say
 from bot.settings import Settings
 from bot.text import normalize, storable
 from knowledge.model import Board, Card
@@ -91,6 +94,7 @@ class Turn:
     card: Card | None = None  # the answer card chosen for this question
     topic: str | None = None  # what the conversation is now about (None: leave it as it was)
     meta: dict = field(default_factory=dict)  # extra Reply.meta (choices offered)
+    voice: Voice = field(default_factory=Voice)  # the reply's language
 
     @property
     def question(self) -> str:
@@ -145,7 +149,7 @@ class Bot:
         self._card_index: cards.CardIndex | None = None
         self.card_index(store.knowledge())  # built at start-up, not on the first question
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
-        self.commands: dict[str, CommandHandler] = {"whoami": _whoami}
+        self.commands: dict[str, CommandHandler] = {"whoami": _whoami, "language": _language, "langue": _language}
         self.wakeup = Wakeup()  # rung when a broadcast is queued: starts this process's delivery workers
 
     # ------------------------------------------------------------ entry point
@@ -199,10 +203,11 @@ class Bot:
             return self._respond(msg)
         except Exception:
             log.exception("failed to answer a message on %s chat %s", msg.platform, msg.chat_id)
-            return Response(
-                [Reply("Sorry, something went wrong on my side. Please try again in a moment, or send /help.", msg.chat_id)],
-                "unknown",
-            )
+            try:
+                lang = self.language_of(msg)
+            except Exception:
+                lang = language.from_locale(msg.language) or "en"
+            return Response([Reply(say("something_went_wrong", lang), msg.chat_id)], "unknown")
 
     def _respond(self, msg: Incoming) -> Response:
         if msg.chat_kind == ChatKind.CHANNEL:
@@ -211,7 +216,7 @@ class Bot:
             return Response([], "unknown")
         text = (msg.text or "")[:MAX_INPUT_CHARS]
         if not text.strip():
-            return Response([Reply("Send me a question, for example \"is school open monday?\", or /help.", msg.chat_id)], "help")
+            return Response([Reply(say("empty_message", self.language_of(msg)), msg.chat_id)], "help")
 
         stripped = text.strip()
         if stripped.startswith("/"):
@@ -221,14 +226,21 @@ class Bot:
             if handler is not None:
                 replies = handler(self, msg, argument.strip())
                 if replies is not None:
-                    return Response(replies, "admin" if name != "whoami" else "help", confidence=1.0)
+                    return Response(replies, "admin" if name not in _USER_COMMANDS else "help", confidence=1.0)
 
-        now = msg.time.astimezone(self.tz)
-        analysis = self.matcher.analyse(text, now.date())
         user = self.memory.get_user(msg.platform, msg.user_id) or {}
         context = Context.from_memory(user.get("pending"))
         stored = context.to_memory()
-        turn = Turn(msg, analysis, now.date(), user.get("board"), self.store.knowledge(), context=context)
+        lang, asked = self._language_step(msg, text, context)
+        if asked:  # "parlez-vous français?": the whole message chose a language
+            if context.language != lang and not self.dry_run:
+                context.language = lang
+                self._remember(msg, pending=context.to_memory())
+            return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
+        now = msg.time.astimezone(self.tz)
+        analysis = self.matcher.analyse(text, now.date())
+        turn = Turn(msg, analysis, now.date(), user.get("board"), self.store.knowledge(), context=context,
+                    voice=Voice(lang))
         mentioned = analysis.board.board_id if analysis.board else None
         fresh = context.fresh(now) and not analysis.command
         turn.board = turn.knowledge.board(mentioned or turn.remembered_board)
@@ -249,6 +261,43 @@ class Bot:
         if _changed(stored, context.to_memory()):
             self._remember(msg, pending=context.to_memory())
         return response
+
+    # ------------------------------------------------------------ language
+    def _language_step(self, msg: Incoming, text: str, context: Context) -> tuple[str, bool]:
+        """The reply's language, and whether the message only asked for one.
+
+        An explicit choice ("parlez-vous français?") wins, then the message's own
+        language when it says clearly (one word is enough for a user we know no
+        language of yet), then the language remembered, then the platform's, then
+        English. A clear message language is remembered for the next turns.
+        """
+        asked = _language_request(text)
+        if asked is not None:
+            return asked, True
+        remembered = context.language if context.language in language.LANGUAGES else None
+        words = text.lstrip().partition(" ")[2] if text.lstrip().startswith("/") else text  # "/help" is no English
+        said = _detect(words, 2 if remembered else 1)
+        if said is not None:
+            context.language = said
+            return said, False
+        return remembered or language.from_locale(msg.language) or "en", False
+
+    def language_of(self, msg: Incoming) -> str:
+        """The language to answer this user in, outside a question (commands, staff tools): chosen,
+        remembered or the platform's."""
+        user = self.memory.get_user(msg.platform, msg.user_id) or {}
+        remembered = Context.from_memory(user.get("pending")).language
+        if remembered in language.LANGUAGES:
+            return remembered
+        return language.from_locale(msg.language) or "en"
+
+    def set_language(self, msg: Incoming, lang: str) -> None:
+        """Remember the user's language (/language fr)."""
+        user = self.memory.get_user(msg.platform, msg.user_id) or {}
+        context = Context.from_memory(user.get("pending"))
+        if context.language != lang:
+            context.language = lang
+            self._remember(msg, pending=context.to_memory())
 
     def _find_card(self, turn: Turn) -> None:
         """Choose the answer card for the question, or offer two close ones (turn.card / turn.meta)."""
@@ -281,8 +330,12 @@ class Bot:
     def _finish(self, turn: Turn, texts: list[str]) -> Response:
         msg, analysis = turn.msg, turn.analysis
         private = analysis.intent in {"set_board", "subscribe", "unsubscribe", "help"}
-        meta = {"intent": analysis.intent, "board": turn.board.id if turn.board else None, **turn.meta}
-        replies = [Reply(answers_text, msg.chat_id, private=private, meta=meta) for answers_text in texts if answers_text]
+        meta = {"intent": analysis.intent, "board": turn.board.id if turn.board else None, "language": turn.voice.language,
+                **turn.meta}
+        texts = [t for t in texts if t]
+        if texts:
+            texts[-1] = turn.voice.finish(texts[-1])  # "only in English", once, at the end
+        replies = [Reply(answers_text, msg.chat_id, private=private, meta=meta) for answers_text in texts]
         if not self.dry_run:
             try:
                 self.store.log_question(msg.time, msg.platform, analysis.intent, meta["board"], msg.text,
@@ -328,7 +381,41 @@ def _changed(before: dict | None, after: dict | None) -> bool:
 
 
 _REFRESH = timedelta(minutes=1)
+_NAMES_A_LANGUAGE = re.compile(r"fran[cç]|french|engl|angl", re.IGNORECASE)
+
+
+def _language_request(text: str) -> str | None:
+    """'fr' / 'en' when the whole message asks for a language (only messages naming one are read)."""
+    if len(text) > 80 or _NAMES_A_LANGUAGE.search(text) is None:
+        return None
+    return conversation.language_request(normalize(text, 200))
+
+
+@lru_cache(maxsize=4096)
+def _detect(text: str, min_votes: int) -> str | None:
+    return language.detect(text, min_votes)
+
+
+_USER_COMMANDS = frozenset({"whoami", "language", "langue"})
 
 
 def _whoami(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
-    return [Reply(f"You are {msg.platform} user {msg.user_id}. An owner can grant you a role with this id.", msg.chat_id, private=True)]
+    text = say("whoami", bot.language_of(msg), platform=msg.platform, user_id=msg.user_id)
+    return [Reply(text, msg.chat_id, private=True)]
+
+
+_LANGUAGE_NAMES = {"en": "en", "english": "en", "anglais": "en", "fr": "fr", "french": "fr", "francais": "fr",
+                   "français": "fr"}
+
+
+def _language(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
+    """/language (or /langue): says the user's language; /language fr|en changes it."""
+    current = bot.language_of(msg)
+    if not argument:
+        return [Reply(say("language_current", current), msg.chat_id, private=True)]
+    chosen = _LANGUAGE_NAMES.get(argument.strip().lower().split()[0])
+    if chosen is None:
+        return [Reply(say("language_usage", current, given=argument[:40]), msg.chat_id, private=True)]
+    if not bot.dry_run:
+        bot.set_language(msg, chosen)
+    return [Reply(say("language_set", chosen), msg.chat_id, private=True)]

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.core import Bot
+from bot.language import detect
 from bot.matcher import INTENTS
 from bot.messages import Incoming
 from bot.replies import PREVIEW_CHARS
@@ -83,6 +84,13 @@ class Report:
             out[lang] = (sum(r.intent == r.expected["intent"] for r in rows) / len(rows), len(rows))
         return out
 
+    def replies_in_french(self) -> tuple[float, int]:
+        """Share of the French questions ("lang": "fr") whose reply bot.language reads as French (and how many)."""
+        rows = [r for r in self.results if r.expected.get("lang") == "fr"]
+        if not rows:
+            return 0.0, 0
+        return sum(detect(r.reply) == "fr" for r in rows) / len(rows), len(rows)
+
     def per_intent(self) -> dict[str, tuple[float, float, float, int]]:
         table = {}
         for intent in INTENTS:
@@ -126,6 +134,9 @@ class Report:
         lines.append(f"median reply:    {self.median_length():.0f} characters")
         for lang, (accuracy, n) in self.per_language().items():
             lines.append(f"intent accuracy [{lang}]: {accuracy:.3f} ({n})")
+        french, asked = self.replies_in_french()
+        if asked:
+            lines.append(f"replies in French [fr]: {french:.3f} (of {asked}, as bot.language reads them)")
         lines += ["", "per topic (recall = the topic's accuracy):", f"{'intent':<20} {'prec':>6} {'recall':>6} {'F1':>6} {'n':>5}"]
         for intent, (p, r, f, n) in sorted(self.per_intent().items(), key=lambda kv: kv[1][2]):
             lines.append(f"{intent:<20} {p:6.2f} {r:6.2f} {f:6.2f} {n:5d}")

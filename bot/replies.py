@@ -8,13 +8,79 @@ the source and as-of time. The rest waits for "more".
 from __future__ import annotations
 
 import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
+from bot import prepared
 from bot.commands import command, help_lines
+from bot.settings import CONFIG_DIR
+from bot.wording import Wording, load_wording
 
 PREVIEW_CHARS = 160
 MAX_SUPPORT = 2
+WORDING_FILE = CONFIG_DIR / "wording.yaml"
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Ý\"'(«])")
+
+
+# ------------------------------------------------------------------ languages
+@lru_cache(maxsize=1)
+def wording() -> Wording:
+    """The catalog of what the bot says (config/wording.yaml), read once, kept prepared like the dates."""
+    from bot.dates.vocabulary import user_cache_dir
+
+    try:
+        key = prepared.digest(b"wording", WORDING_FILE.read_bytes(), Path(__file__).read_bytes(), sys.version)
+    except OSError:
+        return load_wording(WORDING_FILE)
+    return prepared.load_or_build(key, lambda: load_wording(WORDING_FILE), user_cache_dir(), name="wording")
+
+
+def say(key: str, language: str = "en", /, **fields: object) -> str:
+    """The catalog's text for `key` in `language` (English when it has no French), its {fields} filled."""
+    return wording().say(key, language, **fields)
+
+
+@dataclass(slots=True)
+class Voice:
+    """The language of one reply, and whether a knowledge text in it had to be given in English."""
+
+    language: str = "en"
+    untranslated: bool = False
+
+    @property
+    def french(self) -> bool:
+        return self.language == "fr"
+
+    @property
+    def colon(self) -> str:
+        """': ' in English, ' : ' in French (a space before the colon)."""
+        return " : " if self.language == "fr" else ": "
+
+    def say(self, key: str, /, **fields: object) -> str:
+        return say(key, self.language, **fields)
+
+    def text(self, entry: object, name: str) -> str:
+        """A knowledge entry's text `name` in this language: its `fr` text, else English (noted once)."""
+        english = getattr(entry, name, "") or ""
+        if self.language != "fr" or not english:
+            return english
+        french = (getattr(entry, "fr", None) or {}).get(name)
+        if isinstance(french, str) and french.strip():
+            return french.strip()
+        self.untranslated = True
+        return english
+
+    def finish(self, text: str) -> str:
+        """The reply text, with one line saying some of it is only in English (when it is)."""
+        if self.untranslated and self.language == "fr":
+            return f"{text}\n{say('only_in_english', 'fr')}"
+        return text
+
+
+ENGLISH = Voice()
 
 
 def sentences(text: str) -> list[str]:
@@ -40,24 +106,10 @@ def shape(lead: str, support: list[str] | tuple[str, ...] = (), source: str = ""
 
 
 # --------------------------------------------------------------- fixed texts
-EXAMPLES = ('"is school open monday in peel?"', '"are EAs on strike too?"')
-
-HELP_INTRO = """I answer parents' questions about the 2019 Ontario education workers' job action, from news reports, naming the source and date of each answer.
-
-Ask me, for example:
-- "is school open monday in peel?"
-- "are EAs on strike too?"
-- "what services stopped?"
-- "do I need child care?"
-- "when could a full strike start?"
-- "why are they striking?" / "any news on the talks?"
-Then "more", "why?" or "what about tuesday?" follow up on my last answer."""
-
-
-def help_text() -> str:
+def help_text(language: str = "en") -> str:
     """The full help: what to ask, then one line per command from the command registry."""
-    lines = [line for line in help_lines("en") if _listed(line)]
-    return HELP_INTRO + "\n\nCommands:\n" + "\n".join(lines)
+    lines = [line for line in help_lines(language) if _listed(line)]
+    return say("help_about", language) + "\n\n" + say("help_commands", language) + "\n" + "\n".join(lines)
 
 
 def _listed(line: str) -> bool:
@@ -65,55 +117,55 @@ def _listed(line: str) -> bool:
     return found is None or found.menu
 
 
-UNKNOWN_TEXT = (
-    "Sorry, I'm not sure what you're asking. I answer questions about school during the job action: "
-    'try "is school open monday in peel?" or "what services stopped?", or send /help.'
-)
-
-ASK_BOARD_TEXT = (
-    "Which school board? Send its name, abbreviation or your city, for example "
-    '"TDSB", "Peel", "York Catholic" or "Mississauga".'
-)
+def unknown_text(language: str = "en") -> str:
+    return say("unknown", language)
 
 
-def welcome(subscribed: bool) -> str:
-    if subscribed:
-        return "You're welcome!"
-    return "You're welcome! Send /subscribe to get your board's official updates."
+def ask_board_text(language: str = "en") -> str:
+    return say("ask_board", language)
 
 
-def hello() -> str:
-    return f"Hi! Ask me about school during the job action, for example {EXAMPLES[0]} or {EXAMPLES[1]}"
+def welcome(subscribed: bool, language: str = "en") -> str:
+    return say("welcome" if subscribed else "welcome_subscribe", language)
 
 
-def goodbye() -> str:
-    return "Bye! Ask me again any time."
+def hello(language: str = "en") -> str:
+    return say("hello", language)
 
 
-def offer(questions: list[str]) -> str:
+def goodbye(language: str = "en") -> str:
+    return say("goodbye", language)
+
+
+def offer(questions: list[str], language: str = "en") -> str:
     """'Do you mean: 1. ... 2. ...?' for the questions of the cards offered."""
-    listed = "\n".join(f"{n}. {q.rstrip('?')}?" for n, q in enumerate(questions, 1))
-    return f"Do you mean:\n{listed}\nSend 1 or 2."
+    listed = "\n".join(f"{n}. {q.rstrip('?').rstrip()}?" for n, q in enumerate(questions, 1))
+    return say("offer", language, listed=listed)
 
 
 # ------------------------------------------------------------ platform words
 _WORDS = {
-    # platform -> (whose admins manage a shared chat, the shared chat, a one-to-one chat)
-    "discord": ("server", "channel", "DM"),
+    # language -> platform -> (whose admins manage a shared chat, the shared chat, a one-to-one chat)
+    "en": {"discord": ("server", "channel", "DM"), "": ("group", "group", "private chat")},
+    "fr": {"discord": ("serveur", "salon", "message privé"), "": ("groupe", "groupe", "conversation privée")},
 }
-_DEFAULT_WORDS = ("group", "group", "private chat")
 
 
-def admins_word(platform: str) -> str:
+def _platform_words(platform: str, language: str) -> tuple[str, str, str]:
+    words = _WORDS.get(language, _WORDS["en"])
+    return words.get(platform, words[""])
+
+
+def admins_word(platform: str, language: str = "en") -> str:
     """Whose admins manage a shared chat: 'group' (Telegram), 'server' (Discord)."""
-    return _WORDS.get(platform, _DEFAULT_WORDS)[0]
+    return _platform_words(platform, language)[0]
 
 
-def group_word(platform: str) -> str:
+def group_word(platform: str, language: str = "en") -> str:
     """What a shared chat is called: 'group' (Telegram), 'channel' (a Discord server's channel)."""
-    return _WORDS.get(platform, _DEFAULT_WORDS)[1]
+    return _platform_words(platform, language)[1]
 
 
-def private_word(platform: str) -> str:
+def private_word(platform: str, language: str = "en") -> str:
     """What a one-to-one chat is called: 'private chat' (Telegram), 'DM' (Discord)."""
-    return _WORDS.get(platform, _DEFAULT_WORDS)[2]
+    return _platform_words(platform, language)[2]

@@ -24,12 +24,22 @@ from bot.admin.audit import audit_entry, audit_table, format_audit
 from bot.admin.broadcasting import progress_bar
 from bot.admin.changes import Admin
 from bot.admin.parsing import Denied, UsageProblem
-from bot.admin.permissions import PRIVATE_ONLY, REFUSAL, REGISTRY, StaffCommand, refusal, staff_command, usable_by
+from bot.admin.permissions import (
+    PRIVATE_ONLY,
+    REFUSAL,
+    REGISTRY,
+    StaffCommand,
+    refusal,
+    staff_command,
+    usable_by,
+    usage_line,
+)
 from bot.admin.role_changes import Operator, role_from_cli, whoami_text
 from bot.admin.stats import stats_text
 from bot.admin.teaching import export_pack
 from bot.broadcast import BroadcastError
 from bot.messages import Incoming, Reply
+from bot.replies import say
 
 __all__ = ["PRIVATE_ONLY", "REFUSAL", "Admin", "Operator", "audit_entry", "audit_table", "export_pack",
            "format_audit", "progress_bar", "register", "role_from_cli", "stats_text"]
@@ -42,7 +52,8 @@ def _reply(msg: Incoming, text: str) -> Reply:
 def _handler(admin: Admin, command: StaffCommand):
     def handle(bot, msg: Incoming, argument: str) -> list[Reply]:
         rights = admin.roles.rights_of(msg)
-        refused = refusal(command, msg, rights, bot.dry_run)
+        language = bot.language_of(msg)
+        refused = refusal(command, msg, rights, bot.dry_run, language)
         if refused is not None:
             return [_reply(msg, refused)]
         try:
@@ -50,7 +61,7 @@ def _handler(admin: Admin, command: StaffCommand):
         except Denied as denied:
             text = str(denied)
         except UsageProblem as problem:
-            text = f"{problem}\nUsage: {command.usage}"
+            text = f"{problem}\n" + say("admin_usage", language, usage=usage_line(command, language))
         except BroadcastError as problem:
             text = str(problem)
         return [_reply(msg, text)]
@@ -61,9 +72,9 @@ def _handler(admin: Admin, command: StaffCommand):
 
 @staff_command("admin", "/admin - this list")
 def admin_help(admin: Admin, msg: Incoming, rights, argument: str) -> str:
-    usages = [c.usage for c in usable_by(rights) if c.name != "admin"]
-    return (f"You are {rights.describe()}. Admin commands (private chat only; each change is previewed "
-            "and applied on /confirm):\n" + "\n".join(usages))
+    language = admin.language(msg)
+    usages = [usage_line(c, language) for c in usable_by(rights) if c.name != "admin"]
+    return say("admin_help", language, rights=rights.describe()) + "\n" + "\n".join(usages)
 
 
 def register(bot) -> None:
@@ -72,6 +83,6 @@ def register(bot) -> None:
     bot.commands.update({name: _handler(admin, command) for name, command in REGISTRY.items()})
 
     def whoami(bot, msg: Incoming, argument: str) -> list[Reply]:
-        return [_reply(msg, whoami_text(msg, admin.roles.rights_of(msg)))]
+        return [_reply(msg, whoami_text(msg, admin.roles.rights_of(msg), bot.language_of(msg)))]
 
     bot.commands["whoami"] = whoami

@@ -27,12 +27,11 @@ def broadcast(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     counts = admin.outbox.recipients(board_id)
     total = sum(counts.values())
     if total == 0:
-        return f"Nobody is subscribed to updates for {admin.board_name(board_id)} yet, so there is no one to send to."
+        return admin.say(msg, "admin_no_subscribers", board=admin.board_name(board_id))
     by_platform = ", ".join(f"{p} {n:,}" for p, n in sorted(counts.items()))
     action = {"kind": "broadcast", "board": board_id, "body": body, "text": text}
-    return admin.propose(msg, action, (
-        f"Preview of a broadcast to {total:,} recipient{'s' if total != 1 else ''} ({by_platform}). "
-        f"They will see exactly this:\n-----\n{text}\n-----"))
+    key = "admin_broadcast_preview" if total != 1 else "admin_broadcast_preview_one"
+    return admin.propose(msg, action, admin.say(msg, key, total=f"{total:,}", platforms=by_platform, text=text))
 
 
 @applies("broadcast")
@@ -48,10 +47,8 @@ def apply_broadcast(admin: Admin, msg: Incoming, rights: Rights, action: dict, p
     progress = admin.outbox.progress(broadcast_id)
     if progress.total == 0:  # everyone unsubscribed between the preview and now
         return f"Broadcast #{broadcast_id} has no recipients left (they unsubscribed since the preview), so nothing was sent."
-    notice = ("I'll message you here with the delivered / failed / blocked counts when it's done. "
-              if msg.platform not in UNDELIVERABLE else "")
-    return (f"Broadcast #{broadcast_id} queued for {progress.total:,} recipients; delivery has started. "
-            f"{notice}/deliveries shows progress.")
+    notice = admin.say(msg, "admin_broadcast_notice") + " " if msg.platform not in UNDELIVERABLE else ""
+    return admin.say(msg, "admin_broadcast_queued", id=broadcast_id, total=f"{progress.total:,}", notice=notice)
 
 
 @staff_command("deliveries", "/deliveries - recent broadcasts and their delivery counts")

@@ -19,6 +19,7 @@ from bot.admin.parsing import Denied, UsageProblem, when
 from bot.admin.permissions import staff_command
 from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
+from bot.replies import say
 from bot.roles import Rights, Roles
 from knowledge.model import ALL_BOARDS
 from knowledge.snapshot import Knowledge
@@ -102,10 +103,17 @@ class Admin:
         return f"{msg.platform}:{msg.user_id}"
 
     # ------------------------------------------------------------ records
+    def language(self, msg: Incoming) -> str:
+        """The language this person is answered in (bot.core: chosen, remembered or the platform's)."""
+        return self.bot.language_of(msg)
+
+    def say(self, msg: Incoming, key: str, /, **fields: object) -> str:
+        return say(key, self.language(msg), **fields)
+
     def propose(self, msg: Incoming, action: dict, preview: str) -> str:
         replaced = self.records.propose(msg.platform, msg.user_id, msg.chat_id, action, msg.time)
-        note = "\n(This replaces the change you previewed before.)" if replaced else ""
-        return f"{preview}\n\nSend /confirm to apply it, or /cancel.{note}"
+        note = "\n" + self.say(msg, "admin_replaces_preview") if replaced else ""
+        return f"{preview}\n\n{self.say(msg, 'admin_confirm_or_cancel')}{note}"
 
     def record(self, msg: Incoming, kind: str, entry_id: str, board: str, summary: str, before=None) -> int:
         """The change record /undo reads (inside the change's transaction)."""
@@ -121,21 +129,21 @@ class Admin:
 def confirm(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     pending = admin.records.latest_pending(msg.platform, msg.user_id)
     if pending is None:
-        return "There is nothing to confirm. Preview a change first (send /admin for the commands)."
+        return admin.say(msg, "admin_nothing_to_confirm")
     if pending["state"] == "done":
-        earlier = f" (It was: {pending['result']})" if pending["result"] else ""
-        return f"That was already confirmed, so nothing more was done.{earlier}"
+        earlier = " " + admin.say(msg, "admin_it_was", result=pending["result"]) if pending["result"] else ""
+        return admin.say(msg, "admin_already_confirmed") + earlier
     if pending["state"] != "pending":
-        return "There is nothing to confirm: your last preview was cancelled."
+        return admin.say(msg, "admin_preview_was_cancelled")
     if msg.time - pending["created"] > PENDING_TTL:
         admin.records.close_pending(pending["id"], "cancelled", "expired", msg.time)
-        return "That preview is more than 30 minutes old, so I dropped it. Please send the command again."
+        return admin.say(msg, "admin_preview_expired")
     action = pending["action"]
     try:
         with admin.store.transaction():
             # Claimed, applied, recorded and audited together: all or nothing.
             if not admin.records.close_pending(pending["id"], "done", None, msg.time):
-                return "That was already confirmed, so nothing more was done."
+                return admin.say(msg, "admin_already_confirmed")
             outcome = APPLY[action["kind"]](admin, msg, rights, action, pending["id"])
             admin.records.set_result(pending["id"], outcome)
     except Denied as denied:
@@ -148,9 +156,9 @@ def confirm(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
 def cancel(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     pending = admin.records.latest_pending(msg.platform, msg.user_id)
     if pending is None or pending["state"] != "pending":
-        return "There is nothing to cancel."
+        return admin.say(msg, "admin_nothing_to_cancel")
     admin.records.close_pending(pending["id"], "cancelled", None, msg.time)
-    return "Cancelled. Nothing was changed."
+    return admin.say(msg, "admin_cancelled")
 
 
 def _may_undo(rights: Rights, change: dict) -> bool:
@@ -169,11 +177,11 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
             raise UsageProblem(f"{argument!r} is not a change number.")
         change = admin.records.change(int(wanted))
         if change is None or change["undone_at"] is not None:
-            return f"There is no change #{wanted} left to undo."
+            return admin.say(msg, "admin_no_such_change", number=wanted)
     else:
         change = admin.records.latest_change(msg.platform, msg.user_id)
         if change is None:
-            return "You have no changes left to undo."
+            return admin.say(msg, "admin_nothing_to_undo")
     if not _may_undo(rights, change):
         raise Denied(f"Sorry, change #{change['id']} is for {change['board']}, which you can't act for. "
                      "Nothing was changed.")

@@ -19,12 +19,13 @@ from bot.admin.parsing import (
     parse_date_phrase,
     rest,
     tokens,
-    when,
     word,
 )
 from bot.admin.permissions import staff_command
 from bot.dates import describe_day
+from bot.dates.formatting import short_day
 from bot.messages import Incoming
+from bot.replies import Voice
 from bot.roles import Rights
 from knowledge.model import ALL_BOARDS, Status, TimelineEvent, WithdrawnService
 from knowledge.snapshot import Knowledge
@@ -78,14 +79,20 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
               "until": until.isoformat() if until else None, "note": note}
     entry = _status_entry(admin, msg, rights, action)
     knowledge = admin.knowledge()
-    span = f"from {describe_day(start, today)} " + (f"until {describe_day(until, today)}" if until else "until further notice")
-    lines = [f"Preview: {admin.board_name(board_id)} {span}: {answers.STATUS_WORDS[status]}.", f"Note: {note}"]
+    lang = admin.language(msg)
+    span = admin.say(msg, "admin_span_from", day=describe_day(start, today, lang)) + " " + (
+        admin.say(msg, "admin_span_until", day=describe_day(until, today, lang)) if until
+        else admin.say(msg, "admin_span_open"))
+    lines = [admin.say(msg, "admin_status_preview", board=admin.board_name(board_id), span=span,
+                       status=answers.status_words(status, lang)),
+             admin.say(msg, "note", text=note)]
     if board_id != ALL_BOARDS:
         future = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
                            [*knowledge.statuses, entry], knowledge.services, knowledge.timeline, knowledge.cards)
         day = answers.next_school_day(max(start, today))
-        lines.append(f"\nParents asking about {describe_day(day, today)} will then be told:")
-        lines.append(answers.school_status(future, knowledge.board(board_id), day, today, msg.time))
+        lines.append("\n" + admin.say(msg, "admin_parents_will_be_told", day=describe_day(day, today, lang)))
+        lines.append(answers.school_status(future, knowledge.board(board_id), day, today, msg.time,
+                                           voice=Voice(lang)))
     return admin.propose(msg, action, "\n".join(lines))
 
 
@@ -109,9 +116,10 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
     admin.store.put_status(entry)
     change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {answers.STATUS_WORDS[entry.status]} from {entry.start}: {entry.summary}")
     admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
-    return (f"Done: {admin.board_name(board_id)} is now {answers.STATUS_WORDS[entry.status]} from "
-            f"{entry.start:%a %b} {entry.start.day}. Parents see it now, as of {when(admin.at(msg))} "
-            f"(Change #{change}; /undo takes it back.)")
+    lang = admin.language(msg)
+    return admin.say(msg, "admin_status_done", board=admin.board_name(board_id),
+                     status=answers.status_words(entry.status, lang), day=short_day(entry.start, lang),
+                     when=answers.when_published(admin.at(msg), lang), change=change)
 
 
 # ------------------------------------------------------------------- services

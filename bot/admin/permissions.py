@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.messages import ChatKind, Incoming
+from bot.replies import say
 from bot.roles import Rights
 
 STAFF = "staff"  # province admins and board staff
@@ -47,17 +48,28 @@ def staff_command(name: str, usage: str, needs: str = STAFF) -> Callable[[Run], 
     return register
 
 
-def refusal(command: StaffCommand, msg: Incoming, rights: Rights, dry_run: bool) -> str | None:
-    """Why this person may not run this command here, or None when they may."""
+def refusal(command: StaffCommand, msg: Incoming, rights: Rights, dry_run: bool, language: str = "en") -> str | None:
+    """Why this person may not run this command here, or None when they may (in their language)."""
     if not rights.is_admin:
-        return REFUSAL
+        return say("admin_refusal", language)
     if msg.chat_kind != ChatKind.PRIVATE:
-        return PRIVATE_ONLY
+        return say("admin_private_only", language)
     if dry_run:  # `schoolbot ask` and evaluations change nothing
-        return DRY_RUN
+        return say("admin_dry_run", language)
     if command.needs == PROVINCE and not rights.province:
-        return f"Sorry, only a province admin can use /{command.name}. Nothing was changed."
+        return say("admin_province_only", language, command=command.name)
     return None
+
+
+def usage_line(command: StaffCommand, language: str = "en") -> str:
+    """A command's usage line, in French when the wording has one ("usage_setstatus")."""
+    key = f"usage_{command.name}"
+    if language == "fr":
+        from bot.replies import wording
+
+        if wording().has_french(key):
+            return say(key, "fr")
+    return command.usage
 
 
 def usable_by(rights: Rights) -> list[StaffCommand]:

@@ -10,6 +10,7 @@ from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import Denied, UsageProblem
 from bot.admin.permissions import PROVINCE, staff_command
 from bot.messages import Incoming
+from bot.replies import say
 from bot.roles import PROVINCE as PROVINCE_ROLE
 from bot.roles import STAFF, Rights, parse_user
 
@@ -124,15 +125,13 @@ def undo_role(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str:
     return f"{change['entry_id']} is {admin.roles.rights(platform, user_id).describe()} again."
 
 
-def whoami_text(msg: Incoming, rights: Rights) -> str:
+def whoami_text(msg: Incoming, rights: Rights, language: str = "en") -> str:
     """Who the sender is, their role, and exactly how to become an admin."""
     me = f"{msg.platform}:{msg.user_id}"
+    fields = {"platform": msg.platform, "user_id": msg.user_id, "me": me}
     if rights.is_admin:
-        return f"You are {msg.platform} user {msg.user_id} ({me}): {rights.describe()}. Send /admin for your commands."
-    return (f"You are {msg.platform} user {msg.user_id} ({me}), with no staff role. To make you an admin, "
-            f"whoever runs the bot types on its server: schoolbot grant {me} province "
-            f"(or: schoolbot grant {me} tdsb for one board's staff); a province admin can also send "
-            f"/grant {me} province here.")
+        return say("whoami_staff", language, rights=rights.describe(), **fields)
+    return say("whoami_parent", language, **fields)
 
 
 @dataclass(frozen=True, slots=True)

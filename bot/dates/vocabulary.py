@@ -39,6 +39,9 @@ class Vocabulary:
     spelling_checked: tuple[str, ...]
     not_days: frozenset[str]
     not_months: frozenset[str]
+    weekday_names_fr: tuple[str, ...] = ()  # "lundi" .. "dimanche", as French replies write them
+    month_names_fr: tuple[str, ...] = ()  # "", "janvier" .. "décembre"
+    month_abbreviations_fr: tuple[str, ...] = ()  # "", "janv." .. "déc." (for "au 2 oct. 2019, 20 h")
 
 
 def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
@@ -99,6 +102,7 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
     not_days = words(data.get("not_days"), "not_days")
     owner.clear()
     not_months = words(data.get("not_months"), "not_months")
+    french = _french_names(data.get("french_names"), problems)
     if problems:
         raise LoadError(str(path), problems)
     return Vocabulary(
@@ -110,7 +114,28 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
         spelling_checked=tuple(checked),
         not_days=frozenset(not_days),
         not_months=frozenset(not_months),
+        weekday_names_fr=french["weekdays"],
+        month_names_fr=("", *french["months"]),
+        month_abbreviations_fr=("", *french["months_short"]),
     )
+
+
+_FRENCH_COUNTS = {"weekdays": 7, "months": 12, "months_short": 12}
+
+
+def _french_names(value, problems: list[str]) -> dict[str, tuple[str, ...]]:
+    """french_names: the words French replies write (weekdays, months, short months), checked."""
+    if not isinstance(value, dict) or set(value) != set(_FRENCH_COUNTS):
+        problems.append(f"french_names: expected exactly the entries {', '.join(_FRENCH_COUNTS)}")
+        value = value if isinstance(value, dict) else {}
+    names = {}
+    for key, count in _FRENCH_COUNTS.items():
+        items = value.get(key)
+        if not isinstance(items, list) or len(items) != count or not all(isinstance(w, str) and w.strip() for w in items):
+            problems.append(f"french_names.{key}: expected {count} names, got {items!r}")
+            items = [""] * count
+        names[key] = tuple(str(w).strip() for w in items)
+    return names
 
 
 def user_cache_dir() -> Path:
@@ -132,6 +157,9 @@ MONTH_NAMES = VOCABULARY.month_names
 DAY_WORDS = VOCABULARY.day_words
 MONTH_WORDS = VOCABULARY.month_words
 AFTER_TWO = VOCABULARY.after_two
+WEEKDAY_NAMES_FR = VOCABULARY.weekday_names_fr
+MONTH_NAMES_FR = VOCABULARY.month_names_fr
+MONTH_ABBREVIATIONS_FR = VOCABULARY.month_abbreviations_fr
 
 
 def _distance(a: str, b: str, cutoff: int) -> int:
