@@ -141,10 +141,16 @@ class CardIndex:
             weight = self._idf[feature] / norm
             for index, value in self._postings[feature]:
                 cosine[index] = cosine.get(index, 0.0) + weight * value
-        scored = [
-            (index, round(FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0), 4))
+        raw = [
+            (index, FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0))
             for index in set(fuzzy) | set(cosine)
         ]
+        if len(raw) > 8:
+            # Only a score that rounds to the eighth best or higher can be kept; rounding keeps the order,
+            # and the scores left out round lower than the eighth best, so none is worth rounding.
+            eighth = round(sorted([value for _, value in raw], reverse=True)[7], 4)
+            raw = [pair for pair in raw if pair[1] > eighth - 0.0001]
+        scored = [(index, round(value, 4)) for index, value in raw]
         scored.sort(key=lambda pair: pair[1], reverse=True)
         return tuple(scored[:8])
 

@@ -40,8 +40,9 @@ class CentroidIndex:
         if not norm:
             return scores
         for feature, weight in query.items():
+            share = weight / norm
             for intent, value in self.postings[feature]:
-                scores[intent] += weight / norm * value
+                scores[intent] += share * value
         return scores
 
 
