@@ -18,8 +18,9 @@ from knowledge.model import Board
 
 _WORD = re.compile(r"[a-z0-9]+")
 _TO = re.compile(r"\b(?:to|into)\b")
-CATHOLIC_WORDS = frozenset({"catholic", "catholique", "separate", "cath"})
-FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise"})
+CATHOLIC_WORDS = frozenset({"catholic", "catholics", "catholique", "catholiques", "separate", "cath"})
+FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise", "francophones", "scolaire"})
+ENGLISH_WORDS = frozenset({"english", "anglais", "anglaise", "anglophone", "anglophones"})
 _NAME_SUFFIXES = (
     "catholic district school board",
     "district school board",
@@ -117,35 +118,40 @@ class BoardFinder:
                 return board_id
         return board_ids[0]
 
-    def find(self, text: str) -> BoardMention | None:
+    def find(self, text: str, language: str | None = None) -> BoardMention | None:
         """The board a normalised message names, or None. `text` must come from normalize().
+
+        `language` is the message's language ("fr", "en", or None when unknown):
+        a place named in French means the French board there.
 
         When a second, different board follows "to" ("switch me from peel to
         halton", "we moved from tdsb to york catholic"), that one is meant.
         """
-        return self._found(text)
+        return self._found(text, language)
 
-    def _find(self, text: str) -> BoardMention | None:
-        first = self._find_first(text)
+    def _find(self, text: str, language: str | None) -> BoardMention | None:
+        first = self._find_first(text, language)
         if first is None:
             return None
         rest = text[first.end :]
         link = _TO.search(rest)
         if link is not None:
-            later = self._find_first(rest[link.end() :])
+            later = self._find_first(rest[link.end() :], language)
             if later is not None and later.board_id != first.board_id:
                 offset = first.end + link.end()
                 return BoardMention(later.board_id, later.start + offset, later.end + offset, later.how)
         return first
 
-    def _find_first(self, text: str) -> BoardMention | None:
+    def _find_first(self, text: str, language: str | None = None) -> BoardMention | None:
         words = _words(text)
         if not words:
             return None
         tokens = [w for w, _, _ in words]
         token_set = set(tokens)
         catholic = not CATHOLIC_WORDS.isdisjoint(token_set)
-        french = not FRENCH_WORDS.isdisjoint(token_set)
+        french = not FRENCH_WORDS.isdisjoint(token_set) or (
+            language == "fr" and ENGLISH_WORDS.isdisjoint(token_set)
+        )
         place: BoardMention | None = None
         fuzzy: BoardMention | None = None
         i = 0

@@ -238,7 +238,7 @@ class Bot:
                 self._remember(msg, pending=context.to_memory())
             return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
         now = msg.time.astimezone(self.tz)
-        analysis = self.matcher.analyse(text, now.date())
+        analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
         turn = Turn(msg, analysis, now.date(), user.get("board"), self.store.knowledge(), context=context,
                     voice=Voice(lang))
         mentioned = analysis.board.board_id if analysis.board else None

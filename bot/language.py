@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 LANGUAGES = ("en", "fr")
 
@@ -67,16 +68,23 @@ _ENGLISH_FOLDED = frozenset(ENGLISH) - _BOTH
 
 def votes(text: str) -> tuple[int, int]:
     """(French votes, English votes) for a message."""
-    lowered = text.lower().replace("’", "'")
+    return _votes(text.lower().replace("’", "'"))
+
+
+@lru_cache(maxsize=8192)
+def _votes(lowered: str) -> tuple[int, int]:
     french = english = 0
+    plain = lowered.isascii()  # most messages: no accents to fold or to count
     for token in _WORD.findall(lowered):
         # "l'école", "qu'il", "c'tu": the elided article and the word both count
-        parts = token.split("'") if "'" in token else [token]
-        for part in parts:
+        for part in token.split("'") if "'" in token else (token,):
             if not part:
                 continue
-            word = _fold(part)
-            in_french = word in _FRENCH_FOLDED or (len(part) > 1 and _ACCENTED.search(part) is not None)
+            if plain:
+                in_french, word = part in _FRENCH_FOLDED, part
+            else:
+                word = _fold(part)
+                in_french = word in _FRENCH_FOLDED or _ACCENTED.search(part) is not None  # "à", "école"
             in_english = word in _ENGLISH_FOLDED
             if in_french and not in_english:
                 french += 1

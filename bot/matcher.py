@@ -29,6 +29,7 @@ from bot.boards import BoardFinder, BoardMention
 from bot.dates import DateMention, find_date, mentions_weekend
 from bot.indexes import CentroidIndex, PhraseIndex
 from bot.intent_data import INTENTS, IntentData, OutOfScope, load_intents
+from bot.language import detect
 from bot.text import NearestWord, normalize
 
 _EXAMPLE_DAY = date(2019, 10, 3)  # any day: dates in examples are blanked, whichever day they resolve to
@@ -172,16 +173,18 @@ class IntentMatcher:
         """Normalised text as the matcher compares it (boards and dates blanked, slang expanded)."""
         return self._prepare(norm, today)[0]
 
-    def _prepare(self, norm: str, today: date) -> tuple[str, BoardMention | None, DateMention | None, str]:
+    def _prepare(
+        self, norm: str, today: date, language: str | None = None
+    ) -> tuple[str, BoardMention | None, DateMention | None, str]:
         when = find_date(norm, today)
         spans = []
         if when is not None:
             spans.append((when.start, when.end))
-        board = self.boards.find(norm)
+        board = self.boards.find(norm, language)
         if board is not None and _NEGATED.search(norm[: board.start]):
             # "not TDSB, my kid is in Peel": the board meant is another one.
             spans.append((board.start, board.end))
-            board = self.boards.find(norm[: board.start] + " " * (board.end - board.start) + norm[board.end :])
+            board = self.boards.find(norm[: board.start] + " " * (board.end - board.start) + norm[board.end :], language)
         if board is not None:
             spans.append((board.start, board.end))
         blanked = norm
@@ -207,12 +210,15 @@ class IntentMatcher:
             (questions if asked else others).append(" ".join(words))
         return questions or others
 
-    def analyse(self, text: str, today: date) -> Analysis:
+    def analyse(self, text: str, today: date, language: str | None = None) -> Analysis:
+        """What a message asks. `language` is the user's language ("fr"/"en"), used where
+        the message itself does not say (a place named in French means the French board)."""
+        language = detect(text[: self.max_chars]) or language
         norm = normalize(text, self.max_chars)
         command = _COMMAND.match(norm)
         if command and command.group(1) in COMMANDS:
             name, argument = command.group(1), (command.group(2) or "").strip()
-            processed, board, when, _ = self._prepare(argument, today)
+            processed, board, when, _ = self._prepare(argument, today, language)
             return Analysis(
                 COMMANDS[name], 1.0, board, when, mentions_weekend(argument),
                 command=name, argument=argument, processed=processed,
@@ -220,7 +226,7 @@ class IntentMatcher:
         if command:  # an unknown command such as /foo
             return Analysis("unknown", 0.0, command=command.group(1), argument=(command.group(2) or ""), abstained=True)
 
-        processed, board, when, blanked = self._prepare(norm, today)
+        processed, board, when, blanked = self._prepare(norm, today, language)
         weekend = mentions_weekend(norm)
         topics = self._out_of_scope.payloads(processed.split())
         if topics:

@@ -297,3 +297,17 @@ def test_the_readme_commands_are_the_ones_ci_runs():
     test_command = f"\n{setup}.venv/bin/python -m pytest\n"
     assert test_command in readme and test_command in ci
     assert (repo / "tests" / "test_wheel.py").is_file()  # the wheel check runs inside that pytest
+
+
+def test_the_readme_conversation_is_exactly_what_the_console_answers(tmp_path):
+    """The sample conversation on the README's first screen, typed into `schoolbot chat` as written."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("## A conversation\n\n```\n", 1)[1].split("\n```", 1)[0]
+    typed = [line[len("you> "):] for line in block.splitlines() if line.startswith("you> ")]
+    result = subprocess.run(
+        [sys.executable, "-m", "adapters.cli", "chat", "--db", str(tmp_path / "readme.db"), "--now", NOW],
+        input="\n".join(typed) + "\nquit\n", capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    printed = result.stdout.split("\n", 1)[1].rstrip("\n")  # after the greeting line
+    assert printed == block

@@ -80,16 +80,21 @@ def _addressed(message: discord.Message, text: str, me: discord.abc.User | None)
 
 
 def interaction_to_incoming(interaction: discord.Interaction, text: str) -> Incoming:
-    """A slash command as the text command the core understands, always addressed to the bot."""
+    """A slash command as the text command the core understands, always addressed to the bot.
+
+    Its language is the locale of the user's Discord client ("fr", "en-US"): a first
+    guess only. (discord.py gives no author locale for plain messages.)
+    """
     user = interaction.user
+    language = interaction.locale.value if interaction.locale else ""
     if interaction.guild_id is None:
         return Incoming(PLATFORM, dm_chat_id(user.id), str(user.id), text, interaction.created_at,
-                        ChatKind.PRIVATE, True, user.display_name)
+                        ChatKind.PRIVATE, True, user.display_name, language=language)
     admin = manages_server(interaction.permissions)
     if isinstance(user, discord.Member) and interaction.guild is not None:
         admin = admin or manages_server(user.guild_permissions)
     return Incoming(PLATFORM, channel_chat_id(interaction.channel_id or 0), str(user.id), text,
-                    interaction.created_at, ChatKind.GROUP, True, user.display_name, admin)
+                    interaction.created_at, ChatKind.GROUP, True, user.display_name, admin, language=language)
 
 
 def command_text(name: str, *arguments: str | None) -> str:

@@ -59,10 +59,11 @@ def to_incoming(message: Message, me: Identity) -> Incoming | None:
         kind = ChatKind.GROUP
         addressed, text = is_addressed(message, text, me)
     if sender_chat is not None:  # an anonymous group admin or a linked channel speaking
-        user_id, name = str(sender_chat.id), sender_chat.title or ""
+        user_id, name, language = str(sender_chat.id), sender_chat.title or "", ""
     else:
-        user_id, name = str(user.id), user.full_name
-    return Incoming(PLATFORM, str(chat.id), user_id, text, message.date, kind, addressed, name)
+        # the language of the user's Telegram app ("fr", "en"): a first guess only
+        user_id, name, language = str(user.id), user.full_name, user.language_code or ""
+    return Incoming(PLATFORM, str(chat.id), user_id, text, message.date, kind, addressed, name, language=language)
 
 
 def strip_address(text: str, me: Identity) -> tuple[bool, str]:

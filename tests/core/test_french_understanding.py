@@ -1,0 +1,184 @@
+"""Understanding French and franglais: intents, boards (French boards for French messages) and dates."""
+
+from datetime import date
+
+import pytest
+
+THU = date(2019, 10, 3)
+MON, FRI, SAT = date(2019, 10, 7), date(2019, 10, 4), date(2019, 10, 5)
+
+
+@pytest.fixture
+def analyse(shared_matcher):
+    return lambda text, language=None: shared_matcher.analyse(text, THU, language)
+
+
+def board_of(analysis) -> str | None:
+    return analysis.board.board_id if analysis.board else None
+
+
+@pytest.mark.parametrize(
+    "text, board",
+    [
+        # a city served by English and French boards: a French message means the French public board
+        ("est-ce que l'école est ouverte lundi à Ottawa?", "cepeo"),
+        ("les écoles de Toronto sont fermées lundi?", "csviamonde"),
+        ("l'ecole est fermee a sudbury lundi", "cspgno"),
+        ("c'tu ouvert demain à North Bay", "cspne"),
+        # ... with "catholique" the French Catholic board
+        ("l'école catholique à Ottawa est ouverte lundi?", "cecce"),
+        ("mon école catholique à Toronto va tu fermer", "cscmonavenir"),
+        ("les écoles catholiques de Sudbury sont fermées?", "cscno"),
+        # ... unless it asks for the English board
+        ("l'école anglaise à Ottawa est ouverte lundi?", "ocdsb"),
+        # an English message keeps today's rule
+        ("is school open monday in ottawa", "ocdsb"),
+        ("is the catholic school in ottawa open monday", "ocsb"),
+        ("is the french school in ottawa open monday", "cepeo"),
+        ("is the french catholic school in ottawa open", "cecce"),
+        # "le conseil français", "l'école française" with a city
+        ("le conseil français d'Ottawa ferme lundi?", "cepeo"),
+        ("l'école française de Mississauga est ouverte?", "csviamonde"),
+        ("on est à Ottawa", "cepeo"),  # "à" says French
+        # a place only an English board serves stays English
+        ("est-ce que les écoles de Peel sont ouvertes lundi", "pdsb"),
+    ],
+)
+def test_french_message_prefers_french_board(analyse, text, board):
+    assert board_of(analyse(text)) == board
+
+
+def test_user_language_decides_when_the_message_does_not(analyse):
+    assert board_of(analyse("ottawa")) == "ocdsb"
+    assert board_of(analyse("ottawa", "fr")) == "cepeo"
+    assert board_of(analyse("ottawa catholique", "fr")) == "cecce"
+    # the message's own language wins over the user's
+    assert board_of(analyse("is school open monday in ottawa", "fr")) == "ocdsb"
+
+
+def test_two_french_boards_of_one_kind_first_listed_wins():
+    """Where two French boards of one system serve a city, the one listed first in boards.yaml is meant."""
+    from bot.boards import BoardFinder
+    from knowledge.model import Board
+
+    boards = [
+        Board("englishpub", "Riverton District School Board", "public", "english", "https://e.example", (), ("Riverton",)),
+        Board("frpub1", "Conseil scolaire Un", "public", "french", "https://1.example", (), ("Lakeside", "Riverton")),
+        Board("frpub2", "Conseil scolaire Deux", "public", "french", "https://2.example", (), ("Riverton",)),
+        Board("frcat1", "Conseil scolaire catholique Trois", "catholic", "french", "https://3.example", (), ("Riverton",)),
+    ]
+    finder = BoardFinder(boards)
+    assert finder.find("riverton", "fr").board_id == "frpub1"
+    assert finder.find("ecole catholique riverton", "fr").board_id == "frcat1"
+    assert finder.find("riverton", "en").board_id == "englishpub"
+    assert BoardFinder(list(reversed(boards))).find("riverton", "fr").board_id == "frpub2"
+
+
+def test_platform_language_reaches_the_matcher_through_handle(bot):
+    from dataclasses import replace
+
+    from tests.conftest import message
+
+    french = bot.respond(replace(message("ottawa", user="fr1"), language="fr-CA"))
+    english = bot.respond(replace(message("ottawa", user="en1"), language="en-US"))
+    unknown = bot.respond(message("ottawa", user="xx1"))
+    assert (french.board, english.board, unknown.board) == ("cepeo", "ocdsb", "ocdsb")
+
+
+@pytest.mark.parametrize(
+    "text, intent, day",
+    [
+        # franglais: intent, board and date all understood
+        ("is l'école open lundi?", "school_status", MON),
+        ("c'est open demain?", "school_status", FRI),
+        ("school ouverte lundi?", "school_status", MON),
+        ("is the garderie open during the grève?", "childcare", None),
+        # weekdays with and without accents, relative days
+        ("l'école est ouverte lundi?", "school_status", MON),
+        ("ecole ouverte apres-demain?", "school_status", SAT),
+        ("l'école est ouverte après-demain?", "school_status", SAT),
+        ("y a tu de l'école lundi prochain", "school_status", MON),
+        ("c'tu fermé vendredi", "school_status", FRI),
+        ("est-ce que l'école est fermée aujourd'hui", "school_status", THU),
+    ],
+)
+def test_franglais_and_french_dates(analyse, text, intent, day):
+    analysis = analyse(text)
+    assert analysis.intent == intent
+    assert (analysis.date.day if analysis.date else None) == day
+
+
+# One French phrasing per intent, as parents type it (with and without accents).
+FRENCH_INTENTS = [
+    ("c'est quand la grève?", "strike_dates"),
+    ("la greve commence quand", "strike_dates"),
+    ("c'est quand le débrayage", "strike_dates"),
+    ("quels services sont retirés pendant la grève du zèle?", "withdrawn_services"),
+    ("les concierges vont-ils nettoyer les écoles?", "withdrawn_services"),
+    ("le service de garde est ouvert?", "childcare"),
+    ("les EPE sont en grève?", "childcare"),
+    ("où en sont les négociations", "negotiations"),
+    ("y a-t-il une entente?", "negotiations"),
+    ("qui fait la grève?", "who_is_affected"),
+    ("le SCFP c'est qui", "who_is_affected"),
+    ("pourquoi ils font la grève", "dispute_issues"),
+    ("c'est quoi la grève du zèle", "work_to_rule"),
+    ("ça veut dire quoi travail au ralenti", "work_to_rule"),
+    ("où trouver les mises à jour officielles", "updates_source"),
+    ("je veux m'abonner aux alertes", "subscribe"),
+    ("je veux me désabonner", "unsubscribe"),
+    ("mon fils est au CEPEO", "set_board"),
+    ("parlez-vous français?", "help"),
+    ("bonjour", "help"),
+    ("quelle est la météo demain", "unknown"),
+]
+
+
+@pytest.mark.parametrize("text, intent", FRENCH_INTENTS)
+def test_french_intents(analyse, text, intent):
+    assert analyse(text).intent == intent
+
+
+@pytest.mark.parametrize(
+    "name, board",
+    [
+        ("CEPEO", "cepeo"), ("CECCE", "cecce"), ("CSDC Centre-Est", "cecce"), ("csdc du centre est", "cecce"),
+        ("CSViamonde", "csviamonde"), ("Viamonde", "csviamonde"), ("MonAvenir", "cscmonavenir"),
+        ("CSDCEO", "csdceo"), ("CSC Providence", "cscprovidence"), ("CSDC des Grandes Rivières", "cscdgr"),
+        ("csdc des grandes rivieres", "cscdgr"), ("Nouvelon", "cscno"), ("CSC Franco-Nord", "franconord"),
+        ("Aurores boréales", "csdcab"), ("aurores boreales", "csdcab"), ("conseil scolaire catholique d'Ottawa", "cecce"),
+        ("le conseil français de Toronto", "csviamonde"), ("l'école française à Sudbury", "cspgno"),
+        ("conseil scolaire de Sudbury", "cspgno"),
+    ],
+)
+def test_french_board_names(shared_matcher, name, board):
+    assert shared_matcher.boards.lookup(name).id == board
+
+
+@pytest.mark.parametrize(
+    "text, not_wanted",
+    [
+        ("l'école est ouverte dans la semaine?", "days"),  # not a misspelt "days"
+        ("les écoles ouvrent en mars?", "marks"),  # "mars" is March, not marks (an exam question)
+        ("ils doivent lire le message", "lice"),
+        ("c'est seulement les concierges?", "settlement"),
+    ],
+)
+def test_french_words_are_not_corrected_into_english_ones(analyse, text, not_wanted):
+    analysis = analyse(text)
+    assert not_wanted not in analysis.processed.split()
+    assert analysis.out_of_scope is None
+
+
+@pytest.mark.parametrize(
+    "text, day",
+    [
+        ("l'école est fermée le 7 octobre?", MON),
+        ("ouvert le 15 janvier?", date(2020, 1, 15)),
+        ("fermé le 12 fevrier", date(2020, 2, 12)),
+        ("grève le 3 avril?", date(2020, 4, 3)),
+        ("c'tu ouvert samdi", SAT),  # a typo of samedi
+    ],
+)
+def test_french_months_and_day_typos(analyse, text, day):
+    assert analyse(text).date.day == day
