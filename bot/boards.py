@@ -82,7 +82,7 @@ class BoardFinder:
         self._fuzzy_keys = sorted(k for k in (*self.named, *self.places) if " " not in k and len(k) >= 4)
         self._speller = NearestWord(self._fuzzy_keys)
         self.protected: frozenset[str] = frozenset()
-        self._found = lru_cache(maxsize=8192)(self._find)  # parents repeat themselves
+        self._found = lru_cache(maxsize=4096)(self._find)  # parents repeat themselves
         self.protect(protected_words)
 
     def protect(self, words: Iterable[str]) -> None:

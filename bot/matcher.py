@@ -108,7 +108,7 @@ class IntentMatcher:
         self._slang_phrases = (
             re.compile(r"\b(?:" + "|".join(map(re.escape, phrases)) + r")\b") if phrases else None
         )
-        self._words_cached = lru_cache(maxsize=16384)(self._words_uncached)
+        self._words_cached = lru_cache(maxsize=4096)(self._words_uncached)
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
         self.example_intents: list[str] = []

@@ -49,7 +49,7 @@ class Tokens:
         return self.words[j] if 0 <= j < self.n else ""
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)  # only to share one split between the callers of one message
 def _split(text: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
     """The tokens of a lower-cased text with where each starts and ends (shared, so never changed)."""
     words: list[str] = []
