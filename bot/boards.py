@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.text import NearestWord, normalize
 from knowledge.model import Board
@@ -81,11 +82,13 @@ class BoardFinder:
         self._fuzzy_keys = sorted(k for k in (*self.named, *self.places) if " " not in k and len(k) >= 4)
         self._speller = NearestWord(self._fuzzy_keys)
         self.protected: frozenset[str] = frozenset()
+        self._found = lru_cache(maxsize=4096)(self._find)  # parents repeat themselves
         self.protect(protected_words)
 
     def protect(self, words: Iterable[str]) -> None:
         """Ordinary words that must never be read as a misspelt board or place ("action" is not Acton)."""
         self.protected = (self.protected | frozenset(words)) - set(self._fuzzy_keys)
+        self._found.cache_clear()
 
     # ------------------------------------------------------------------
     def _fuzzy(self, word: str) -> str | None:
@@ -124,6 +127,9 @@ class BoardFinder:
         When a second, different board follows "to" ("switch me from peel to
         halton", "we moved from tdsb to york catholic"), that one is meant.
         """
+        return self._found(text, language)
+
+    def _find(self, text: str, language: str | None) -> BoardMention | None:
         first = self._find_first(text, language)
         if first is None:
             return None

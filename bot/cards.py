@@ -114,6 +114,7 @@ class CardIndex:
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = sorted({t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None})
         self._visible_in: dict[int, frozenset[str]] = {}
+        self._found: dict[tuple[str, int, str | None], tuple[Match, ...]] = {}  # by text, visibility span, board
 
     def _visible(self, at: datetime) -> frozenset[str]:
         span = bisect.bisect_right(self._moments, at)
@@ -140,18 +141,33 @@ class CardIndex:
             weight = self._idf[feature] / norm
             for index, value in self._postings[feature]:
                 cosine[index] = cosine.get(index, 0.0) + weight * value
-        scored = [
-            (index, round(FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0), 4))
+        raw = [
+            (index, FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0))
             for index in set(fuzzy) | set(cosine)
         ]
+        if len(raw) > 8:
+            # Only a score that rounds to the eighth best or higher can be kept; rounding keeps the order,
+            # and the scores left out round lower than the eighth best, so none is worth rounding.
+            eighth = round(sorted([value for _, value in raw], reverse=True)[7], 4)
+            raw = [pair for pair in raw if pair[1] > eighth - 0.0001]
+        scored = [(index, round(value, 4)) for index, value in raw]
         scored.sort(key=lambda pair: pair[1], reverse=True)
         return tuple(scored[:8])
 
     def find(self, processed: str, at: datetime, board: str | None) -> list[Match]:
         """The cards for a prepared question that answer at `at` for `board`, best first."""
+        key = (processed, bisect.bisect_right(self._moments, at), board)
+        found = self._found.get(key)
+        if found is None:
+            if len(self._found) >= 2048:
+                self._found.clear()
+            found = self._found[key] = self._find(processed, at, board)
+        return list(found)
+
+    def _find(self, processed: str, at: datetime, board: str | None) -> tuple[Match, ...]:
         ranked = self._scores(processed)
         if not ranked:
-            return []
+            return ()
         visible = self._visible(at)
         found = [
             # A card written for the user's own board is the more specific answer.
@@ -159,7 +175,7 @@ class CardIndex:
             if self.cards[i].id in visible and self.cards[i].applies_to(board)
         ]
         found.sort(key=lambda m: m.score, reverse=True)
-        return found
+        return tuple(found)
 
 
 def prepare(matcher: IntentMatcher, text: str) -> str:

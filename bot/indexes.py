@@ -40,8 +40,9 @@ class CentroidIndex:
         if not norm:
             return scores
         for feature, weight in query.items():
+            share = weight / norm
             for intent, value in self.postings[feature]:
-                scores[intent] += weight / norm * value
+                scores[intent] += share * value
         return scores
 
 
@@ -54,21 +55,25 @@ class PhraseIndex:
 
     def __init__(self) -> None:
         self.entries: dict[str, list] = {}
-        self.longest = 1
+        self.starts: dict[str, int] = {}  # a phrase's first word -> the most words such a phrase has
 
     def add(self, phrase: str, payload) -> None:
         if phrase:
             self.entries.setdefault(phrase, []).append(payload)
-            self.longest = max(self.longest, phrase.count(" ") + 1)
+            first = phrase.partition(" ")[0]
+            self.starts[first] = max(self.starts.get(first, 0), phrase.count(" ") + 1)
 
     def payloads(self, words: list[str]) -> list:
         """Payloads of every distinct phrase found, in the order found."""
         seen: set[str] = set()
         out = []
-        entries, n = self.entries, len(words)
-        for i in range(n):
-            for k in range(1, min(self.longest, n - i) + 1):
-                key = words[i] if k == 1 else " ".join(words[i : i + k])
+        entries, starts, n = self.entries, self.starts, len(words)
+        for i, word in enumerate(words):
+            longest = starts.get(word)
+            if longest is None:  # no phrase starts with this word
+                continue
+            for k in range(1, min(longest, n - i) + 1):
+                key = word if k == 1 else " ".join(words[i : i + k])
                 if key in entries and key not in seen:
                     seen.add(key)
                     out.extend(entries[key])

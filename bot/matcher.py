@@ -108,6 +108,7 @@ class IntentMatcher:
         self._slang_phrases = (
             re.compile(r"\b(?:" + "|".join(map(re.escape, phrases)) + r")\b") if phrases else None
         )
+        self._words_cached = lru_cache(maxsize=4096)(self._words_uncached)
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
         self.example_intents: list[str] = []
@@ -149,8 +150,11 @@ class IntentMatcher:
             joined = self._slang_phrases.sub(lambda m: self.data.slang[m.group(0)], joined)
         return joined.split()
 
-    def _words(self, text: str, *, correct: bool = True) -> list[str]:
-        """Words with slang expanded and (unless correct=False) misspellings corrected."""
+    def _words(self, text: str, *, correct: bool = True) -> tuple[str, ...]:
+        """Words with slang expanded and (unless correct=False) misspellings corrected (cached, so never changed)."""
+        return self._words_cached(text, correct)
+
+    def _words_uncached(self, text: str, correct: bool) -> tuple[str, ...]:
         out = []
         slang = self.data.slang
         for word in self._tokens(text):
@@ -159,7 +163,7 @@ class IntentMatcher:
                 out.extend(replacement.split())
             else:
                 out.append(self._correct(word) if correct else word)
-        return out
+        return tuple(out)
 
     def _phrase(self, text: str) -> str:
         """A keyword prepared exactly like message text, but never 'corrected' into another word."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from functools import lru_cache
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 # the tokens of a whitespace-free chunk: a run of letters, a run of ASCII digits, or one other character
@@ -35,25 +36,9 @@ class Tokens:
     __slots__ = ("ends", "n", "starts", "today", "words")
 
     def __init__(self, text: str, today: datetime.date | None) -> None:
-        words: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
-        pos = 0
-        find = text.find
-        for chunk in text.split():
-            pos = find(chunk, pos)
-            if chunk.isalpha():  # the common case: a plain word is one token
-                words.append(chunk)
-                starts.append(pos)
-                pos += len(chunk)
-                ends.append(pos)
-            else:
-                for tok in _CHUNK_RE.findall(chunk):
-                    words.append(tok)
-                    starts.append(pos)
-                    pos += len(tok)
-                    ends.append(pos)
-        self.words, self.starts, self.ends, self.n, self.today = words, starts, ends, len(words), today
+        # find_date and mentions_weekend (and the matcher) split the same text: split it once.
+        self.words, self.starts, self.ends = _split(text)
+        self.n, self.today = len(self.words), today
 
     def touches(self, j: int) -> bool:
         """Token j touches token j-1 (no space between)."""
@@ -62,3 +47,27 @@ class Tokens:
     def word(self, j: int) -> str:
         """Token j, or "" outside the message."""
         return self.words[j] if 0 <= j < self.n else ""
+
+
+@lru_cache(maxsize=256)  # only to share one split between the callers of one message
+def _split(text: str) -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...]]:
+    """The tokens of a lower-cased text with where each starts and ends (shared, so never changed)."""
+    words: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    pos = 0
+    find = text.find
+    for chunk in text.split():
+        pos = find(chunk, pos)
+        if chunk.isalpha():  # the common case: a plain word is one token
+            words.append(chunk)
+            starts.append(pos)
+            pos += len(chunk)
+            ends.append(pos)
+        else:
+            for tok in _CHUNK_RE.findall(chunk):
+                words.append(tok)
+                starts.append(pos)
+                pos += len(tok)
+                ends.append(pos)
+    return tuple(words), tuple(starts), tuple(ends)
