@@ -259,8 +259,9 @@ class Bot:
             context.board = turn.board.id if turn.board else None
             context.day = turn.day.isoformat() if turn.day else None
             context.card = turn.card.id if turn.card else None
-        if _changed(stored, context.to_memory()):
-            self._remember(msg, pending=context.to_memory())
+        after = context.to_memory()
+        if _changed(stored, after):
+            self._remember(msg, pending=after)
         return response
 
     # ------------------------------------------------------------ language

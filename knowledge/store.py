@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -71,6 +72,7 @@ class Store:
         self._snapshot: Knowledge | None = None
         self._snapshot_key: tuple[int, int] | None = None
         self._writes = 0
+        self._version_read = 0.0
         self._checked = time.monotonic()
         self.questions = QuestionLog(self)
         self.admin = AdminRecords(self)
@@ -143,13 +145,14 @@ class Store:
         if self.path == ":memory:" or self.path.startswith("file:"):
             return None
         try:
-            st = Path(self.path).stat()
+            st = os.stat(self.path)
         except OSError:
             return None
         row = self.conn.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
         return (st.st_dev, st.st_ino, row[0] if row else None)
 
     CHECK_SECONDS = 2.0
+    VERSION_SECONDS = 0.5
 
     def check_file(self) -> None:
         """Raise :class:`DatabaseGone` if the file at our path is gone or is another database.
@@ -162,7 +165,7 @@ class Store:
         if getattr(self, "identity", None) is None:
             return
         try:
-            st = Path(self.path).stat()
+            st = os.stat(self.path)
         except FileNotFoundError:
             raise DatabaseGone(self.path, "deleted") from None
         if (st.st_dev, st.st_ino) != self.identity[:2]:
@@ -304,9 +307,19 @@ class Store:
             self.db["cards"].upsert(self._staff_row(card, origin), pk=PK)
 
     def knowledge(self) -> Knowledge:
-        """The current knowledge, rebuilt only when the database changed."""
-        if time.monotonic() - self._checked > self.CHECK_SECONDS:
+        """The current knowledge, rebuilt only when the database changed.
+
+        A change through this store shows at once; one committed by another process
+        (`schoolbot kb load`, a second worker) within VERSION_SECONDS: the
+        database's change counter is read at most that often, not per question.
+        """
+        now = time.monotonic()
+        if now - self._checked > self.CHECK_SECONDS:
             self.check_file()
+        if self._snapshot is not None and self._snapshot_key[1] == self._writes \
+                and now - self._version_read < self.VERSION_SECONDS:
+            return self._snapshot
+        self._version_read = now
         version = self.conn.execute("PRAGMA data_version").fetchone()[0]
         key = (version, self._writes)
         if self._snapshot is None or key != self._snapshot_key:
@@ -328,17 +341,20 @@ class Store:
         return {"board": row[0], "pending": json.loads(row[1]) if row[1] else None}
 
     def set_user(self, platform: str, user_id: str, *, board: str | type | None = ..., pending: dict | type | None = ...) -> None:
-        current = self.get_user(platform, user_id) or {"board": None, "pending": None}
+        """Change what is remembered of a user (one statement: only the fields given change)."""
+        changes = {}
         if board is not ...:
-            current["board"] = board
+            changes["board"] = board
         if pending is not ...:
-            current["pending"] = pending
+            changes["pending"] = json.dumps(pending) if pending else None
+        if not changes:
+            return
+        updates = ", ".join(f"{column} = excluded.{column}" for column in (*changes, "updated"))
         with self._writing():
             self.conn.execute(
                 "INSERT INTO users (platform, user_id, board, pending, updated) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT(platform, user_id) DO UPDATE SET board = excluded.board, pending = excluded.pending, "
-                "updated = excluded.updated",
-                (platform, user_id, current["board"], json.dumps(current["pending"]) if current["pending"] else None, _iso(utcnow())),
+                f"ON CONFLICT(platform, user_id) DO UPDATE SET {updates}",
+                (platform, user_id, changes.get("board"), changes.get("pending"), _iso(utcnow())),
             )
 
     # --------------------------------------------------------- subscriptions
