@@ -12,7 +12,7 @@ from knowledge import schema
 from knowledge.store import open_store
 from tests.conftest import THURSDAY, message
 
-V1 = Path(__file__).parent / "data" / "schema_v1.sql"
+V1 = Path(__file__).resolve().parents[1] / "data" / "schema_v1.sql"
 
 
 def columns(store, table: str) -> set[str]:

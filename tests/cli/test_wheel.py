@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 NOW = "2019-10-03T09:00:00-04:00"
 
 pytestmark = pytest.mark.wheel

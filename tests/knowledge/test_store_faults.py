@@ -78,7 +78,7 @@ def test_a_runner_stops_with_one_line_and_status_1(settings):
             print("swallowed")
     """)
     done = subprocess.run([sys.executable, "-c", script, settings.database.path], capture_output=True, text=True,
-                          timeout=60, cwd=os.path.dirname(os.path.dirname(__file__)))
+                          timeout=60, cwd=os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     assert done.returncode == 1 and "swallowed" not in done.stdout
     assert done.stderr.strip().count("\n") == 0 and "was deleted while running" in done.stderr
 

@@ -22,7 +22,7 @@ from bot.broadcast import Outbox, broadcast_text
 from tests.conftest import THURSDAY
 from tests.fakes.telegram import FakeTelegram
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RECIPIENTS = 1000
 CONCURRENCY = 8
 RATE = 150  # messages/s: slow enough to kill it midway, fast enough for a short test

@@ -10,7 +10,7 @@ import pytest
 from adapters.cli import main
 
 NOW = "2019-10-03T09:00:00-04:00"
-DEVSET = Path(__file__).resolve().parents[2] / "shared" / "devset" / "questions.jsonl"
+DEVSET = Path(__file__).resolve().parents[3] / "shared" / "devset" / "questions.jsonl"
 
 
 @pytest.fixture
@@ -291,19 +291,19 @@ def test_read_only_and_other_database_errors_name_the_file_and_what_to_do():
 
 
 def test_the_readme_commands_are_the_ones_ci_runs():
-    repo = Path(__file__).resolve().parent.parent
+    repo = Path(__file__).resolve().parents[2]
     readme = (repo / "README.md").read_text(encoding="utf-8")
     ci = (repo / ".ci" / "run").read_text(encoding="utf-8")
     setup = "python3 -m venv .venv && .venv/bin/pip install -q -e '.[dev]' && "
     assert f"\n{setup}.venv/bin/schoolbot chat --now 2019-10-03T09:00:00-04:00\n" in readme
     test_command = f"\n{setup}.venv/bin/python -m pytest\n"
     assert test_command in readme and test_command in ci
-    assert (repo / "tests" / "test_wheel.py").is_file()  # the wheel check runs inside that pytest
+    assert (repo / "tests" / "cli" / "test_wheel.py").is_file()  # the wheel check runs inside that pytest
 
 
 def test_the_readme_conversation_is_exactly_what_the_console_answers(tmp_path):
     """The sample conversation on the README's first screen, typed into `schoolbot chat` as written."""
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     block = readme.split("## A conversation\n\n```\n", 1)[1].split("\n```", 1)[0]
     typed = [line[len("you> "):] for line in block.splitlines() if line.startswith("you> ")]
     result = subprocess.run(

@@ -9,7 +9,7 @@ every question the core logs is in the question log.
 
 CI runs FUZZ_EXAMPLES (default 300, a few seconds). The long run:
 
-    SCHOOLBOT_FUZZ_EXAMPLES=100000 .venv/bin/python -m pytest -q tests/test_fuzz.py -p no:cacheprovider
+    SCHOOLBOT_FUZZ_EXAMPLES=100000 .venv/bin/python -m pytest -q tests/core/test_fuzz.py -p no:cacheprovider
 """
 
 from __future__ import annotations

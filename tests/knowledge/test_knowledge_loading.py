@@ -9,7 +9,7 @@ from knowledge.loading import LoadError, load_boards, load_knowledge
 from knowledge.store import open_store
 
 DEFAULTS = Settings().knowledge
-SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 
 def test_shipped_boards_validate():
