@@ -13,7 +13,8 @@ question log; admin and roles tables created on first use by their modules);
 actor's name, undo records that can take back role grants, the answer's
 confidence in the question log (for /unanswered), a store id; 4 knowledge packs: a `pack`
 column on every knowledge table and a `packs` table (header, active set), French texts (`fr`) on
-sources, facts, statuses, services and timeline, validity windows on services.
+sources, facts, statuses, services and timeline, validity windows on services; 5 the outbox's
+tables and the Telegram adapter's update journal, made here instead of by their own modules.
 """
 
 from __future__ import annotations
@@ -104,6 +105,54 @@ TABLES: tuple[Table, ...] = (
     undone_at TEXT,
     before TEXT                      -- JSON: what undo puts back (roles)
 )"""),
+    # ------------------------------------------------------------ broadcasts (bot/broadcast)
+    Table("broadcasts", """CREATE TABLE IF NOT EXISTS broadcasts (
+        id INTEGER PRIMARY KEY,
+        created TEXT NOT NULL,
+        board TEXT NOT NULL,              -- a board id or 'all'
+        body TEXT NOT NULL,               -- the author's text, verbatim
+        text TEXT NOT NULL,               -- exactly what recipients get: header + body
+        author TEXT NOT NULL,             -- 'platform:user_id'
+        notify_platform TEXT,             -- where the final counts are reported
+        notify_chat TEXT,
+        key TEXT UNIQUE,                  -- idempotency: one broadcast per confirmation
+        state TEXT NOT NULL DEFAULT 'sending',  -- sending | done
+        total INTEGER NOT NULL DEFAULT 0,
+        delivered INTEGER NOT NULL DEFAULT 0,
+        failed INTEGER NOT NULL DEFAULT 0,
+        blocked INTEGER NOT NULL DEFAULT 0,
+        finished TEXT
+    )"""),
+    Table("deliveries", """CREATE TABLE IF NOT EXISTS deliveries (
+        id INTEGER PRIMARY KEY,
+        broadcast_id INTEGER NOT NULL REFERENCES broadcasts(id),
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        chat_kind TEXT NOT NULL DEFAULT 'private',
+        kind TEXT NOT NULL DEFAULT 'message',   -- message | report (the counts, to the sender)
+        text TEXT,                              -- reports only; messages use the broadcast's text
+        state TEXT NOT NULL DEFAULT 'pending',  -- pending | sending | sent | failed | blocked
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at REAL NOT NULL DEFAULT 0,        -- unix time before which it is not tried
+        claim TEXT,                             -- the worker that marked it sending
+        detail TEXT,
+        done_at TEXT,
+        UNIQUE (broadcast_id, platform, chat_id, kind)
+    )""",
+          ("CREATE INDEX IF NOT EXISTS idx_deliveries_pending ON deliveries(platform, next_at, id) WHERE state = 'pending'",
+           "CREATE INDEX IF NOT EXISTS idx_deliveries_sending ON deliveries(platform) WHERE state = 'sending'")),
+    Table("delivery_workers", """CREATE TABLE IF NOT EXISTS delivery_workers (
+        platform TEXT PRIMARY KEY,
+        token TEXT NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        started TEXT NOT NULL,
+        heartbeat REAL NOT NULL
+    )"""),
+    # ------------------------------------------------ the Telegram adapter's update journal
+    Table("telegram_updates", "CREATE TABLE IF NOT EXISTS telegram_updates ("
+          "bot TEXT NOT NULL, update_id INTEGER NOT NULL, handled TEXT NOT NULL, "  # handled: when last recorded
+          "state TEXT NOT NULL DEFAULT 'handled', payload TEXT, PRIMARY KEY (bot, update_id))"),
     Table("meta", 'CREATE TABLE IF NOT EXISTS "meta" ("key" TEXT PRIMARY KEY, "value" TEXT)'),
 )
 
@@ -168,10 +217,17 @@ def _to_4(conn: sqlite3.Connection) -> None:
                  (pack, title, header, stem))
 
 
+def _to_5(conn: sqlite3.Connection) -> None:
+    """The outbox's and the Telegram journal's tables join this schema; a journal made before the
+    webhook journal had only (bot, update_id, handled), and every row of it was handled."""
+    _add_columns(conn, "telegram_updates", {"state": "TEXT NOT NULL DEFAULT 'handled'", "payload": "TEXT"})
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
     (4, "knowledge packs, French texts on entries, service windows", _to_4),
+    (5, "the outbox and the Telegram update journal in this schema", _to_5),
 )
 VERSION = MIGRATIONS[-1][0]
 

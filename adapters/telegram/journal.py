@@ -22,19 +22,6 @@ from knowledge.store import Store
 
 RECEIVED, HANDLED = "received", "handled"
 
-_CREATE = (
-    "CREATE TABLE IF NOT EXISTS telegram_updates ("
-    "bot TEXT NOT NULL, update_id INTEGER NOT NULL, handled TEXT NOT NULL, "  # handled: when last recorded
-    "state TEXT NOT NULL DEFAULT 'handled', payload TEXT, "
-    "PRIMARY KEY (bot, update_id))"
-)
-# Databases made before the webhook journal had only (bot, update_id, handled): every row was handled.
-_MIGRATE = (
-    "ALTER TABLE telegram_updates ADD COLUMN state TEXT NOT NULL DEFAULT 'handled'",
-    "ALTER TABLE telegram_updates ADD COLUMN payload TEXT",
-)
-
-
 class UpdateJournal:
     """One bot's update ids in the store's database."""
 
@@ -42,13 +29,7 @@ class UpdateJournal:
         self.store = store
         self.bot_key = bot_key
         self.keep = keep
-        self._marks = 0
-        with store.transaction(knowledge=False) as conn:
-            conn.execute(_CREATE)
-            columns = {row[1] for row in conn.execute("PRAGMA table_info(telegram_updates)")}
-            if "state" not in columns:
-                for statement in _MIGRATE:
-                    conn.execute(statement)
+        self._marks = 0  # the telegram_updates table is made and migrated by knowledge/schema.py
 
     def seen(self, update_id: int) -> bool:
         """Was this update handled already?"""

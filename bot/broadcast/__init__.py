@@ -1,8 +1,7 @@
 """Broadcasts: staff updates written to an outbox before anything is sent, then delivered.
 
 - :mod:`~bot.broadcast.compose`: what recipients see (header + body) and the checks on the text
-- :mod:`~bot.broadcast.tables`: the broadcasts, deliveries and delivery_workers tables
-- :mod:`~bot.broadcast.outbox`: writing a broadcast and its deliveries, reading progress, claiming rows
+- :mod:`~bot.broadcast.outbox`: (tables in knowledge/schema.py) writing a broadcast and its deliveries, reading progress, claiming rows
 - :mod:`~bot.broadcast.lease`: one delivery worker per platform
 - :mod:`~bot.broadcast.limiter`: pacing under each sender's declared limits
 - :mod:`~bot.broadcast.worker`: the delivery worker (delivery guarantee in its docstring)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.broadcast.lease import lease_holders
-from bot.broadcast.tables import create_tables
 from bot.broadcast.wakeup import Wakeup
 from knowledge.store import Store, utcnow
 
@@ -80,7 +79,6 @@ class Outbox:
         self.store = store
         self.conn = store.conn
         self.wakeup = wakeup
-        create_tables(store)
         self._texts: dict[int, str] = {}
 
     def transaction(self):

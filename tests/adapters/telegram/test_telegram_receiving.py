@@ -13,6 +13,7 @@ from telegram_support import GROUP, PARENT, REPO, answered, free_port
 
 from adapters.telegram import TelegramStopped, open_sender, run_telegram
 from adapters.telegram.journal import UpdateJournal
+from knowledge.store import open_store
 from tests.fakes.telegram import BOT_ID, BOT_USERNAME
 
 
@@ -246,12 +247,19 @@ def _handled(env: dict, update_id: int) -> bool:
     return row is not None and row[0] == "handled"
 
 
-async def test_an_older_journal_table_is_migrated(store):
-    """A database from before the webhook journal: its rows count as handled, and new ones can be journalled."""
-    with store.transaction(knowledge=False) as conn:
-        conn.execute("CREATE TABLE telegram_updates (bot TEXT NOT NULL, update_id INTEGER NOT NULL, "
-                     "handled TEXT NOT NULL, PRIMARY KEY (bot, update_id))")
-        conn.execute("INSERT INTO telegram_updates VALUES ('42', 5, '2019-10-01T00:00:00+00:00')")
+async def test_an_older_journal_table_is_migrated(tmp_path):
+    """A database from before the webhook journal (schema 4): its rows count as handled, and new ones can be journalled."""
+    path = tmp_path / "old.db"
+    open_store(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TABLE telegram_updates")
+    conn.execute("CREATE TABLE telegram_updates (bot TEXT NOT NULL, update_id INTEGER NOT NULL, "
+                 "handled TEXT NOT NULL, PRIMARY KEY (bot, update_id))")
+    conn.execute("INSERT INTO telegram_updates VALUES ('42', 5, '2019-10-01T00:00:00+00:00')")
+    conn.execute("UPDATE meta SET value = '4' WHERE key = 'schema_version'")
+    conn.commit()
+    conn.close()
+    store = open_store(path)  # knowledge/schema.py migrates it to the latest version
     journal = UpdateJournal(store, "42")
     assert journal.seen(5) and not journal.seen(6)
     assert journal.receive(6, {"update_id": 6}) and journal.unhandled() == [{"update_id": 6}]
