@@ -8,6 +8,7 @@ the two phases of 2019, so files written before packs existed keep loading.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from pathlib import Path
@@ -145,12 +146,7 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
             if board not in board_ids:
                 problems.append(f"pack.boards: {board!r} is not in boards.yaml")
     phases = []
-    for index, item in enumerate(_list(raw.get("phases"), "pack.phases", problems)):
-        where = f"pack.phases[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f"{where}: must be a mapping with id and name")
-            continue
-        _no_extra(item, {"id", "name", "name_fr", "from", "until"}, where, problems)
+    for where, item in _mappings(raw, "phases", "id and name", {"id", "name", "name_fr", "from", "until"}, problems):
         phase = Phase(get("id", "ident", True, where, item) or "", get("name", "text", True, where, item) or "",
                       get("name_fr", "text", False, where, item) or "", get("from", "date", False, where, item),
                       get("until", "date", False, where, item))
@@ -158,21 +154,11 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
             problems.append(f"{where}: 'until' {phase.until} is before 'from' {phase.start}")
         phases.append(phase)
     statuses = []
-    for index, item in enumerate(_list(raw.get("statuses"), "pack.statuses", problems)):
-        where = f"pack.statuses[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f"{where}: must be a mapping with id and words")
-            continue
-        _no_extra(item, {"id", "words", "words_fr"}, where, problems)
+    for where, item in _mappings(raw, "statuses", "id and words", {"id", "words", "words_fr"}, problems):
         statuses.append(StatusWords(get("id", "ident", True, where, item) or "", get("words", "text", True, where, item) or "",
                                     get("words_fr", "text", False, where, item) or ""))
     topics = []
-    for index, item in enumerate(_list(raw.get("topics"), "pack.topics", problems)):
-        where = f"pack.topics[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f"{where}: must be a mapping with id and intent")
-            continue
-        _no_extra(item, {"id", "intent"}, where, problems)
+    for where, item in _mappings(raw, "topics", "id and intent", {"id", "intent"}, problems):
         intent = get("intent", "text", True, where, item)
         if intent and intent not in intents:
             problems.append(f"{where}.intent: {intent!r} is not an intent; known: {', '.join(intents)}")
@@ -212,6 +198,17 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
         note=get("note", "text") or "",
         note_fr=get("note_fr", "text") or "",
     )
+
+
+def _mappings(raw: dict, section: str, needs: str, known: set[str], problems: list[str]) -> Iterator[tuple[str, dict]]:
+    """(where, entry) for each mapping in a header list; any other entry, or unknown field, is a problem."""
+    for index, item in enumerate(_list(raw.get(section), f"pack.{section}", problems)):
+        where = f"pack.{section}[{index}]"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: must be a mapping with {needs}")
+            continue
+        _no_extra(item, known, where, problems)
+        yield where, item
 
 
 def _list(value: Any, where: str, problems: list[str]) -> list:
