@@ -191,6 +191,14 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
         f"- {workers}: {service}\nParents asking what stopped will see it in the list."))
 
 
+def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary: str) -> int:
+    """Store a new staff-made entry with its change record and audit row (inside /confirm's transaction)."""
+    put(entry)
+    change = admin.record(msg, kind, entry.id, board, summary)
+    admin.audit(msg, f"add{kind}", board, None, entry_dict(entry))
+    return change
+
+
 @applies("service")
 def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
     admin.check_rights(rights, action["board"])
@@ -199,9 +207,8 @@ def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pen
         admin.source_label(rights, action["board"]), admin.at(msg), None, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    admin.store.put_service(entry)
-    change = admin.record(msg, "service", entry.id, action["board"], f"{entry.workers}: {entry.service}")
-    admin.audit(msg, "addservice", action["board"], None, entry_dict(entry))
+    change = _added(admin, msg, "service", entry, admin.store.put_service, action["board"],
+                    f"{entry.workers}: {entry.service}")
     return f"Done: added '{entry.workers}: {entry.service}' (id {entry.id}). (Change #{change}; /undo takes it back.)"
 
 
@@ -285,9 +292,7 @@ def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendi
         action["text"], admin.source_label(rights, action["board"]), admin.at(msg), False, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    admin.store.put_event(entry)
-    change = admin.record(msg, "event", entry.id, action["board"], f"{entry.day}: {entry.text}")
-    admin.audit(msg, "addevent", action["board"], None, entry_dict(entry))
+    change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"], f"{entry.day}: {entry.text}")
     return f"Done: added the event on {entry.day:%a %b} {entry.day.day}. (Change #{change}; /undo takes it back.)"
 
 
