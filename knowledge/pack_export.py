@@ -9,7 +9,7 @@ from knowledge.rows import read_knowledge
 
 def export_whole_pack(store, pack_id: str) -> dict:
     """The pack as a mapping of sections (raises KeyError for a pack not in the database)."""
-    knowledge = read_knowledge(store.db, [pack_id])
+    knowledge = read_knowledge(store.conn, [pack_id])
     info = knowledge.packs.get(pack_id)
     if info is None:
         raise KeyError(pack_id)

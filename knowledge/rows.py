@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict
 from datetime import date, datetime
 from typing import Any
@@ -37,28 +38,36 @@ def row_of(entry: Any, origin: str) -> dict:
     return row
 
 
-def active_packs(db) -> list[PackInfo]:
+def _query(conn, sql: str, params=()) -> Iterator[dict]:
+    """Rows as dicts, on the plain sqlite3 connection: reading needs no sqlite-utils (kept off `ask`'s start-up)."""
+    cursor = conn.execute(sql, params)
+    names = [d[0] for d in cursor.description]
+    for row in cursor:
+        yield dict(zip(names, row, strict=True))
+
+
+def active_packs(conn) -> list[PackInfo]:
     """The headers of the active packs, in the order `kb use` gave them."""
     return [header_from_json(json.loads(r["header"]))
-            for r in db.query("SELECT header FROM packs WHERE active > 0 ORDER BY active, id")]
+            for r in _query(conn, "SELECT header FROM packs WHERE active > 0 ORDER BY active, id")]
 
 
-def read_knowledge(db, pack_ids: list[str] | None = None) -> Knowledge:
+def read_knowledge(conn, pack_ids: list[str] | None = None) -> Knowledge:
     """The boards, and every entry of the active packs, read into a snapshot.
 
     A pack's own topic ("bill_28") is read as the intent it maps onto, so
     answering needs to know nothing about packs; the topic as written is kept
     in `pack_topic`.
     """
-    packs = active_packs(db) if pack_ids is None else [
-        header_from_json(json.loads(r["header"])) for r in db.query(
-            f"SELECT header FROM packs WHERE id IN ({', '.join('?' * len(pack_ids))})", pack_ids)]
+    packs = active_packs(conn) if pack_ids is None else [
+        header_from_json(json.loads(r["header"])) for r in _query(
+            conn, f"SELECT header FROM packs WHERE id IN ({', '.join('?' * len(pack_ids))})", pack_ids)]
     names = [p.id for p in packs] or [""]
     where = f"pack IN ({', '.join('?' * len(names))})"
     intent_of = {(p.id, t.id): t.intent for p in packs for t in p.topics}
 
     def rows(table: str, order: str):
-        return db[table].rows_where(where, names, order_by=order)
+        return _query(conn, f'SELECT * FROM "{table}" WHERE {where} ORDER BY {order}', names)
 
     def topic(r) -> tuple[str, str]:
         intent = intent_of.get((r["pack"], r["topic"]))
@@ -67,7 +76,7 @@ def read_knowledge(db, pack_ids: list[str] | None = None) -> Knowledge:
     boards = [
         Board(r["id"], r["name"], r["system"], r["language"], r["website"],
               tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")))
-        for r in db["boards"].rows_where(order_by="id")
+        for r in _query(conn, "SELECT * FROM boards ORDER BY id")
     ]
     sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"]), _json(r["fr"]), r["pack"])
                for r in rows("sources", "file")]

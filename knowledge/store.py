@@ -10,6 +10,7 @@ no knowledge queries.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -22,8 +23,6 @@ from dataclasses import asdict
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
-
-import sqlite_utils
 
 from knowledge import schema
 from knowledge.model import (
@@ -67,7 +66,6 @@ class Store:
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
         self.conn = conn
-        self.db = sqlite_utils.Database(conn, execute_plugins=False)  # no plugin scan: ~30 ms of every start
         self.lock = threading.RLock()
         self._snapshot: Knowledge | None = None
         self._snapshot_key: tuple[int, int] | None = None
@@ -179,8 +177,15 @@ class Store:
             yield self.conn
 
     # ------------------------------------------------------------- knowledge
+    @functools.cached_property
+    def db(self):
+        """sqlite-utils on this connection, for writes: imported on first use (~40 ms), so reading never pays it."""
+        import sqlite_utils
+
+        return sqlite_utils.Database(self.conn, execute_plugins=False)  # no plugin scan: ~30 ms
+
     def is_empty(self) -> bool:
-        return self.db["boards"].count == 0
+        return self.conn.execute("SELECT count(*) FROM boards").fetchone()[0] == 0
 
     def replace_boards(self, boards: Iterable[Board]) -> None:
         rows = [
@@ -329,7 +334,7 @@ class Store:
         return self._snapshot
 
     def _read_knowledge(self) -> Knowledge:
-        return read_knowledge(self.db)
+        return read_knowledge(self.conn)
 
     # ----------------------------------------------------------- user memory
     def get_user(self, platform: str, user_id: str) -> dict | None:
