@@ -14,16 +14,14 @@ bot/conversation.py; the wording in bot/answers.py and bot/replies.py.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import answering, answers, cards, conversation, language, prepared, timeliness
+from bot import answering, answers, cards, conversation, language, prepared, timeliness, user_language
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
@@ -149,7 +147,7 @@ class Bot:
         self._card_index: cards.CardIndex | None = None
         self.card_index(store.knowledge())  # built at start-up, not on the first question
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
-        self.commands: dict[str, CommandHandler] = {"whoami": _whoami, "language": _language, "langue": _language}
+        self.commands: dict[str, CommandHandler] = dict(user_language.COMMANDS)
         self.wakeup = Wakeup()  # rung when a broadcast is queued: starts this process's delivery workers
 
     # ------------------------------------------------------------ entry point
@@ -226,12 +224,12 @@ class Bot:
             if handler is not None:
                 replies = handler(self, msg, argument.strip())
                 if replies is not None:
-                    return Response(replies, "admin" if name not in _USER_COMMANDS else "help", confidence=1.0)
+                    return Response(replies, "admin" if name not in user_language.COMMANDS else "help", confidence=1.0)
 
         user = self.memory.get_user(msg.platform, msg.user_id) or {}
         context = Context.from_memory(user.get("pending"))
         stored = context.to_memory()
-        lang, asked = self._language_step(msg, text, context)
+        lang, asked = user_language.choose(text, context, msg.language)
         if asked:  # "parlez-vous français?": the whole message chose a language
             if context.language != lang and not self.dry_run:
                 context.language = lang
@@ -265,25 +263,6 @@ class Bot:
         return response
 
     # ------------------------------------------------------------ language
-    def _language_step(self, msg: Incoming, text: str, context: Context) -> tuple[str, bool]:
-        """The reply's language, and whether the message only asked for one.
-
-        An explicit choice ("parlez-vous français?") wins, then the message's own
-        language when it says clearly (one word is enough for a user we know no
-        language of yet), then the language remembered, then the platform's, then
-        English. A clear message language is remembered for the next turns.
-        """
-        asked = _language_request(text)
-        if asked is not None:
-            return asked, True
-        remembered = context.language if context.language in language.LANGUAGES else None
-        words = text.lstrip().partition(" ")[2] if text.lstrip().startswith("/") else text  # "/help" is no English
-        said = _detect(words, 2 if remembered else 1)
-        if said is not None:
-            context.language = said
-            return said, False
-        return remembered or language.from_locale(msg.language) or "en", False
-
     def language_of(self, msg: Incoming) -> str:
         """The language to answer this user in, outside a question (commands, staff tools): chosen,
         remembered or the platform's."""
@@ -388,41 +367,3 @@ def _changed(before: dict | None, after: dict | None) -> bool:
 
 
 _REFRESH = timedelta(minutes=1)
-_NAMES_A_LANGUAGE = re.compile(r"fran[cç]|french|engl|angl", re.IGNORECASE)
-
-
-def _language_request(text: str) -> str | None:
-    """'fr' / 'en' when the whole message asks for a language (only messages naming one are read)."""
-    if len(text) > 80 or _NAMES_A_LANGUAGE.search(text) is None:
-        return None
-    return conversation.language_request(normalize(text, 200))
-
-
-@lru_cache(maxsize=4096)
-def _detect(text: str, min_votes: int) -> str | None:
-    return language.detect(text, min_votes)
-
-
-_USER_COMMANDS = frozenset({"whoami", "language", "langue"})
-
-
-def _whoami(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
-    text = say("whoami", bot.language_of(msg), platform=msg.platform, user_id=msg.user_id)
-    return [Reply(text, msg.chat_id, private=True)]
-
-
-_LANGUAGE_NAMES = {"en": "en", "english": "en", "anglais": "en", "fr": "fr", "french": "fr", "francais": "fr",
-                   "français": "fr"}
-
-
-def _language(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
-    """/language (or /langue): says the user's language; /language fr|en changes it."""
-    current = bot.language_of(msg)
-    if not argument:
-        return [Reply(say("language_current", current), msg.chat_id, private=True)]
-    chosen = _LANGUAGE_NAMES.get(argument.strip().lower().split()[0])
-    if chosen is None:
-        return [Reply(say("language_usage", current, given=argument[:40]), msg.chat_id, private=True)]
-    if not bot.dry_run:
-        bot.set_language(msg, chosen)
-    return [Reply(say("language_set", chosen), msg.chat_id, private=True)]
