@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
+from zoneinfo import ZoneInfo
 
 from adapters.cli.common import open_from
 from adapters.errors import UsageError
@@ -71,7 +72,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
 def cmd_audit(args: argparse.Namespace) -> int:
     from bot.admin import audit_entry, audit_table
 
-    _, store = open_from(args)
+    settings, store = open_from(args)
     rows = store.audit_rows(args.limit)
     if args.json:
         for row in reversed(rows):
@@ -80,7 +81,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not rows:
         print("The audit log is empty.")
         return 0
-    print(audit_table(rows, width=args.width))
+    print(audit_table(rows, width=args.width, zone=ZoneInfo(settings.knowledge.timezone)))
     print("when = the clock the bot reasoned with (a --now replay differs from the real time)")
     return 0
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from datetime import datetime
+from datetime import datetime, tzinfo
 
 from bot.admin.changes import Admin
 from bot.admin.parsing import compact, number
@@ -46,14 +46,15 @@ def _who(row: dict) -> str:
     return f"{row['platform']}:{row['user_id']}" + (f" ({name})" if name and name != row["user_id"] else "")
 
 
-def _real_time(row: dict) -> str:
-    """The real time of an action, when it differs from the bot's clock (a --now replay, a test clock)."""
+def _real_time(row: dict, zone: tzinfo | None = None) -> str:
+    """The real time of an action, when it differs from the bot's clock (a --now replay, a test clock),
+    in `zone` (the bot's time zone: a replayed clock's fixed offset may not be today's)."""
     if not row.get("real_at"):
         return "-"
     at, real = datetime.fromisoformat(row["at"]), datetime.fromisoformat(row["real_at"])
     if at.tzinfo is not None and abs((at - real).total_seconds()) < 60:
         return "same"
-    return real.astimezone(at.tzinfo).isoformat()[:16].replace("T", " ")
+    return real.astimezone(zone or at.tzinfo).isoformat()[:16].replace("T", " ")
 
 
 def format_audit(row: dict, limit: int = 60) -> str:
@@ -64,14 +65,14 @@ def format_audit(row: dict, limit: int = 60) -> str:
     return f"#{row['id']} {at} {who} {row['action']} {row['target']}: {before} -> {after}"
 
 
-def audit_table(rows: list[dict], width: int = 40) -> str:
+def audit_table(rows: list[dict], width: int = 40, zone: tzinfo | None = None) -> str:
     """A readable table, oldest first: when (the bot's clock, and the real time when they differ), who, what."""
     header = ("#", "when", "real time", "who", "what", "board", "before -> after")
     lines = []
     for row in reversed(rows):
         at = row["at"][:16].replace("T", " ")
         change = f"{_brief(_value(row.get('before')), width)} -> {_brief(_value(row.get('after')), width)}"
-        lines.append((str(row["id"]), at, _real_time(row), _who(row), row["action"], row["target"], change))
+        lines.append((str(row["id"]), at, _real_time(row, zone), _who(row), row["action"], row["target"], change))
     widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(header[:-1])]
     fmt = "  ".join(f"{{:<{w}}}" for w in widths) + "  {}"
     return "\n".join(fmt.format(*line) for line in [header, *lines])

@@ -96,3 +96,14 @@ def test_parents_get_the_refusal_for_every_staff_command(said, store):
         assert command.usage.startswith(f"/{name}"), name
         assert said(f"/{name} tdsb something", user=PARENT) == REFUSAL, name
     assert store.audit_rows() == []
+
+
+def test_the_real_time_is_shown_in_the_bot_s_zone_not_the_replayed_clock_s_offset():
+    from zoneinfo import ZoneInfo
+
+    from bot.admin.audit import audit_table
+
+    row = {"id": 1, "at": "2019-10-03T09:00:00-04:00", "real_at": "2026-11-23T13:35:00+00:00", "platform": "console",
+           "user_id": "local", "action": "setstatus", "target": "tdsb", "before": None, "after": None}
+    table = audit_table([row], zone=ZoneInfo("America/Toronto"))
+    assert "2026-11-23 08:35" in table  # EST in November, not the -04:00 of the replayed October clock
