@@ -74,11 +74,11 @@ def phase_choices(knowledge: Knowledge, pack: str) -> dict[str, str]:
 
 
 def _current_phase(knowledge: Knowledge, pack: str, today: date) -> str:
-    """The phase of the pack whose dates hold today, else its first."""
+    """The phase of the pack whose dates hold today (a phase without a start date never does), else its first."""
     info = knowledge.packs.get(pack)
     phases = info.phases if info else LEGACY_PHASES
     for phase in phases:
-        if (phase.start is None or phase.start <= today) and (phase.until is None or today <= phase.until) and phase.start:
+        if phase.start is not None and phase.start <= today and (phase.until is None or today <= phase.until):
             return phase.id
     return phases[0].id
 
