@@ -97,11 +97,16 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
         if upcoming is not None and upcoming.day >= day - timedelta(days=7) and own.status in IN_PERSON_STATUSES:
             lines.append(voice.say("note", text=voice.text(upcoming, "text")))
         lines.append(cite(knowledge, own.source, own.published, lang))
+    elif general is not None:
+        # The board said nothing of its own: the province-wide status is the answer, and says so.
+        lines.append(voice.say("board_status_general", board=board.name, when=when,
+                               status=status_words(general.status, lang, knowledge)))
+        summary = voice.text(general, "summary")
+        lines.append(summary if full else first_sentence(summary))
+        lines.append(voice.say("latest_notices", website=board.website))
+        lines.append(cite(knowledge, general.source, general.published, lang))
     else:
         lines.append(voice.say("no_confirmed", board=board.name, when=when))
-        if general is not None:
-            summary = voice.text(general, "summary")
-            lines.append(voice.say("province_wide", text=summary if full else first_sentence(summary)))
         lines.append(voice.say("latest_notices", website=board.website))
         if general is not None:
             lines.append(cite(knowledge, general.source, general.published, lang))

@@ -161,9 +161,11 @@ def _days_ago(published: datetime, at: datetime) -> int:
     return (at.date() - published.astimezone(at.tzinfo).date()).days
 
 
-def stale_lead(board: Board | None, published: datetime, at: datetime, language: str = "en") -> str:
+def stale_lead(board: Board | None, published: datetime, at: datetime, language: str = "en", *,
+               named_next: bool = False) -> str:
+    """The first words of an answer built on old news; the board is left out when the answer names it next."""
     days = _days_ago(published, at)
-    if board is None:
+    if board is None or named_next:
         return say("stale_news_lead", language, day=day_text(published, language), days=days)
     return say("stale_news_board_lead", language, board=board.name, day=day_text(published, language), days=days)
 
@@ -220,7 +222,8 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
         day = turn.day or turn.today
         published = _status_news(knowledge, turn.board, day, at) or found.newest
         if published is not None and _days_ago(published, at) > settings.answers.stale_after_days:
-            texts = [stale_lead(turn.board, published, at, lang) + " " + texts[0], *texts[1:]]
+            named_next = turn.board is not None and texts[0].startswith(turn.board.name)
+            texts = [stale_lead(turn.board, published, at, lang, named_next=named_next) + " " + texts[0], *texts[1:]]
     if len(knowledge.packs) > 1:
         texts = [_name_disputes(knowledge, text, lang) for text in texts]
     return texts
