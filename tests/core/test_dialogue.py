@@ -115,6 +115,14 @@ def test_console_style_follow_ups_keep_the_thread(say):
     assert say("is that confirmed?").startswith("No: I have no confirmed information from Toronto Catholic")
 
 
+def test_a_childs_ea_at_school_is_not_answered_with_the_union_list(say):
+    """'Will her EA be there?' asks whether the EA works, not whether EAs are in the union."""
+    reply = say("my son has an EA, will she be there monday?")
+    assert reply.startswith("This week, yes: under work-to-rule education assistants keep working")
+    assert "Monday, Oct. 7" in reply
+    assert say("are EAs on strike too?").startswith("Yes: education assistants (EAs) are among the CUPE")
+
+
 def test_follow_ups_expire(say):
     say("is school open monday in peel")
     later = THURSDAY + timedelta(minutes=20)
