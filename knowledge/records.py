@@ -39,6 +39,35 @@ def _json(value: Any) -> str | None:
     return json.dumps(value, default=str, ensure_ascii=False) if value is not None else None
 
 
+def write_rows(store, sql: str, rows: list[tuple], what: str, who: int = 0) -> int:
+    """Write rows in one transaction; when it fails, one by one, dropping (and logging) only the bad ones.
+
+    `who` is the field of a row that says where it came from, for the log. Returns how many rows
+    were dropped. DatabaseGone always propagates.
+    """
+    if not rows:
+        return 0
+    try:
+        with store.transaction(knowledge=False) as conn:
+            conn.executemany(sql, rows)
+        return 0
+    except DatabaseGone:
+        raise
+    except Exception:
+        log.warning("the %s batch failed; writing its %d rows one by one", what, len(rows))
+    dropped = 0
+    for row in rows:
+        try:
+            with store.transaction(knowledge=False) as conn:
+                conn.execute(sql, row)
+        except DatabaseGone:
+            raise
+        except Exception:
+            dropped += 1
+            log.exception("dropped one %s row from %s", what, row[who])
+    return dropped
+
+
 class QuestionLog:
     """Questions asked, for /stats and /unanswered, written in batches.
 
@@ -69,26 +98,8 @@ class QuestionLog:
         with self.store.lock:
             rows, self.pending = self.pending, []
             self.flushed = time.monotonic()
-            if not rows:
-                return 0
-            try:
-                with self.store.transaction(knowledge=False) as conn:
-                    conn.executemany(self._INSERT, rows)
-                return 0
-            except DatabaseGone:
-                raise
-            except Exception:
-                log.warning("the question-log batch failed; writing its %d rows one by one", len(rows))
-            dropped = 0
-            for row in rows:
-                try:
-                    with self.store.transaction(knowledge=False) as conn:
-                        conn.execute(self._INSERT, row)
-                except DatabaseGone:
-                    raise
-                except Exception:
-                    dropped += 1
-                    log.exception("dropped one question-log row from %s", row[2])
+            dropped = write_rows(self.store, self._INSERT, rows, "question-log", who=2)
+            self.store.contexts.flush()  # the held conversation contexts go with it: one pause, not two
             return dropped
 
     def per_day(self, since: str, boards: frozenset[str] | None) -> list[tuple[str, str, int]]:

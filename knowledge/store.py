@@ -34,7 +34,7 @@ from knowledge.model import (
     TimelineEvent,
     WithdrawnService,
 )
-from knowledge.people import PeopleRecords
+from knowledge.people import HeldContexts, PeopleRecords
 from knowledge.records import AdminRecords, DatabaseGone, QuestionLog
 from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
@@ -72,6 +72,7 @@ class Store(PeopleRecords):
         self._writes = 0
         self._version_read = 0.0
         self._checked = time.monotonic()
+        self.contexts = HeldContexts(self)
         self.questions = QuestionLog(self)
         self.admin = AdminRecords(self)
         self._create_tables()
@@ -90,13 +91,13 @@ class Store(PeopleRecords):
         self.identity = self._identity()
 
     def close(self) -> None:
-        """Write what is left of the question log and close; never raises for the log."""
+        """Write what is left of the question log and the held contexts, and close; never raises for them."""
         try:
-            self.questions.flush()
+            self.questions.flush()  # and the held conversation contexts
         except DatabaseGone as gone:
-            log.error("%s (the last logged questions were not written)", gone)
+            log.error("%s (the last logged questions and conversation contexts were not written)", gone)
         except Exception:
-            log.exception("could not write the last questions at close")
+            log.exception("could not write the last questions and conversation contexts at close")
         finally:
             self.conn.close()
 

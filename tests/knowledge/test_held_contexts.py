@@ -1,0 +1,71 @@
+"""Conversation contexts are held in memory and written in batches: never lost by the bot that holds them."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from knowledge.store import open_store
+from tests.conftest import message
+
+
+def on_disk(settings, user: str = "u1") -> tuple | None:
+    """The user's row as another program reading the file sees it."""
+    conn = sqlite3.connect(settings.database.path)
+    try:
+        return conn.execute("SELECT board, pending FROM users WHERE platform = 'test' AND user_id = ?",
+                            (user,)).fetchone()
+    finally:
+        conn.close()
+
+
+def test_a_follow_up_leans_on_a_context_not_yet_written(bot, store):
+    bot.handle(message("is school open monday in peel"))
+    assert ("test", "u1") in store.contexts.held  # held, not written yet
+    assert store.get_user("test", "u1")["pending"]["topic"] == "school_status"
+    assert "Tuesday" in bot.handle(message("what about tuesday?"))[0].text
+
+
+def test_held_contexts_are_written_at_close_and_read_after_a_restart(bot, store, settings):
+    bot.handle(message("is school open monday in peel"))
+    store.close()
+    assert on_disk(settings)[1] is not None
+    again = open_store(settings.database.path)
+    try:
+        assert again.get_user("test", "u1")["pending"]["topic"] == "school_status"
+    finally:
+        again.close()
+
+
+def test_a_quiet_bot_writes_them_after_a_while(bot, store, settings, monkeypatch):
+    monkeypatch.setattr(store.contexts, "FLUSH_SECONDS", 0.0)
+    bot.handle(message("is school open monday in peel"))
+    store.contexts._timer.join()  # the timer's own thread, as when no other question comes
+    assert not store.contexts.held and on_disk(settings)[1] is not None
+
+
+def test_a_board_is_written_at_once_and_keeps_the_held_context(bot, store, settings):
+    bot.handle(message("is school open monday"))
+    bot.handle(message("/board tdsb"))
+    assert on_disk(settings)[0] == "tdsb"
+    user = store.get_user("test", "u1")
+    assert user["board"] == "tdsb" and user["pending"] is not None
+
+
+def test_they_go_with_the_question_log_batch_and_in_batches_of_their_own(bot, store, settings, monkeypatch):
+    for i in range(store.questions.BATCH):
+        bot.handle(message("is school open monday in peel", user=f"p{i}"))
+    last = f"p{store.questions.BATCH - 1}"  # its question was logged (and the batch written) before its context
+    assert list(store.contexts.held) == [("test", last)] and on_disk(settings, "p0")[1] is not None
+    store.contexts.flush()
+    monkeypatch.setattr(store.contexts, "BATCH", 3)
+    for i in range(3):
+        store.set_user("test", f"q{i}", pending={"topic": "childcare"})
+    assert not store.contexts.held and on_disk(settings, "q2")[1] == '{"topic": "childcare"}'
+
+
+def test_a_context_the_database_refuses_never_takes_the_others_with_it(store, settings, caplog):
+    store.set_user("test", "bad \udc80 id", pending={"topic": "childcare"})
+    store.set_user("test", "u1", pending={"topic": "strike_dates"})
+    store.contexts.flush()
+    assert on_disk(settings)[1] == '{"topic": "strike_dates"}'
+    assert "dropped one conversation-context row" in caplog.text
