@@ -76,6 +76,11 @@ class Analysis:
     abstained: bool = False
     processed: str = ""
 
+    def copy(self) -> Analysis:
+        """A copy the caller may change (answering overrules the intent) without changing the cached one."""
+        return Analysis(self.intent, self.confidence, self.board, self.date, self.weekend, self.out_of_scope,
+                        self.command, self.argument, dict(self.scores), self.abstained, self.processed)
+
 
 class IntentMatcher:
     # Weights of the three signals in an intent's score (tuned on the dev set
@@ -123,6 +128,7 @@ class IntentMatcher:
         self.sorted_examples = [" ".join(sorted(text.split())) for text in self.example_texts]
         self.centroids = CentroidIndex(self.example_texts, self.example_intents)
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
+        self._analysed = lru_cache(maxsize=8192)(self._analyse)
         self._keywords = PhraseIndex()
         for intent, words in data.keywords.items():
             for phrase, weight in words.items():
@@ -210,9 +216,19 @@ class IntentMatcher:
             (questions if asked else others).append(" ".join(words))
         return questions or others
 
+    CACHED_CHARS = 500  # messages up to this long are remembered: parents repeat themselves
+
     def analyse(self, text: str, today: date, language: str | None = None) -> Analysis:
         """What a message asks. `language` is the user's language ("fr"/"en"), used where
-        the message itself does not say (a place named in French means the French board)."""
+        the message itself does not say (a place named in French means the French board).
+
+        The same text on the same day in the same language is understood once (a copy each time).
+        """
+        if len(text) > self.CACHED_CHARS:
+            return self._analyse(text, today, language)
+        return self._analysed(text, today, language).copy()
+
+    def _analyse(self, text: str, today: date, language: str | None) -> Analysis:
         language = detect(text[: self.max_chars]) or language
         norm = normalize(text, self.max_chars)
         command = _COMMAND.match(norm)

@@ -212,3 +212,13 @@ def test_a_sure_intent_settles_between_two_close_cards():
     assert len(choose(close, "who_is_affected", 0.65, False).choices) == 2  # both about it: the parent picks
     unsure = [_match("c", "childcare", 0.50), _match("d", "strike_dates", 0.49)]
     assert len(choose(unsure, "unknown", 0.2, True).choices) == 2
+
+
+def test_a_message_asked_again_is_understood_alike_whatever_answering_did_to_the_first(bot, analyse):
+    first = analyse("is school open monday in peel")
+    first.intent, first.scores["help"], first.weekend = "unknown", 9.0, True  # as answering overrules it
+    again = analyse("is school open monday in peel")
+    assert again is not first and (again.intent, again.weekend) == ("school_status", False)
+    assert again.scores["help"] < 1 and again.board.board_id == "pdsb"
+    long = "is school open monday in peel " + "please " * 100  # longer than what is remembered
+    assert bot.matcher.analyse(long, THU).intent == "school_status"
