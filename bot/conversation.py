@@ -19,6 +19,9 @@ CONTEXT_TTL = timedelta(minutes=10)  # follow-ups ("what about tuesday?") lean o
 PENDING_TTL = timedelta(minutes=30)  # an answer to "which board?" is still taken this long
 
 
+_EMPTY = (None, False, [], "")  # values a context does not keep
+
+
 @dataclass(slots=True)
 class Context:
     at: str | None = None  # when the last question was answered (ISO)
@@ -51,7 +54,7 @@ class Context:
         data = {}
         for name in self.__slots__:
             value = getattr(self, name)
-            if value not in (None, False, [], ""):
+            if value not in _EMPTY:
                 data[name] = list(value) if isinstance(value, list) else value
         return data or None
 

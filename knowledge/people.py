@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from datetime import UTC, datetime
 
 from knowledge.model import ALL_BOARDS
@@ -25,31 +26,61 @@ _NONE = object()  # no context held for a user
 
 
 class HeldContexts:
-    """Users' conversation contexts held in memory and written in batches.
+    """What the store keeps of users in memory: their rows as read, and the contexts it holds back.
 
-    Every answered question changes its asker's context (its topic, its time):
-    one write transaction for each was about a sixth of the time of answering.
-    A held context is what :meth:`PeopleRecords.get_user` reads, so the bot sees
-    its own changes at once; the held ones are written in one transaction when
-    BATCH users are held, when the question log writes its batch, FLUSH_SECONDS
-    after the first was held (a timer, so a bot that falls quiet writes them too),
-    and at close. A crash loses at most those seconds of context: a follow-up
-    ("what about tuesday?") then asks again, as after an expired context.
+    Every answered question reads its asker's memory and changes the context (its topic, its
+    time): one read and one write transaction for each were about a fifth of the time of
+    answering. Rows read are kept (``rows``), and forgotten when another program changed the
+    database (its change counter, read at most every VERSION_SECONDS, as for the knowledge).
+    A changed context is held (``held``): what :meth:`PeopleRecords.get_user` reads, so the
+    bot sees its own changes at once. The held ones are written in one transaction when
+    BATCH users are held, when the question log writes its batch, FLUSH_SECONDS after the
+    first was held (a timer, so a bot that falls quiet writes them too), and at close. A
+    crash loses at most those seconds of context: a follow-up ("what about tuesday?") then
+    asks again, as after an expired context.
     """
 
     BATCH = 500
     FLUSH_SECONDS = 2.0
+    ROWS = 20_000  # rows kept read; past this they are read again
 
     def __init__(self, store):
         self.store = store
+        self.rows: dict[tuple[str, str], tuple | None] = {}  # (platform, user id) -> (board, context JSON) or None
+        self._version: int | None = None  # the database's change counter the rows were read at
+        self._checked = float("-inf")
         self.held: dict[tuple[str, str], str | None] = {}  # (platform, user id) -> context as JSON
         self._times: dict[tuple[str, str], str] = {}  # when each was held (the row's `updated`)
         self._timer: threading.Timer | None = None
+
+    def row(self, key: tuple[str, str]) -> tuple | None:
+        """(board, context JSON) of a user, held context included, or None (call with the store's lock held)."""
+        now = time.monotonic()
+        if now - self._checked >= self.store.VERSION_SECONDS:
+            self._checked = now
+            version = self.store.conn.execute("PRAGMA data_version").fetchone()[0]
+            if version != self._version:  # another program wrote to the database: read rows anew
+                self._version = version
+                self.rows.clear()
+        row = self.rows.get(key, _NONE)
+        if row is _NONE:
+            row = self.store.conn.execute(
+                "SELECT board, pending FROM users WHERE platform = ? AND user_id = ?", key
+            ).fetchone()
+            if key in self.held:  # the row as it will be once the held context is written
+                row = (row[0] if row is not None else None, self.held[key])
+            if len(self.rows) >= self.ROWS:
+                self.rows.clear()
+            self.rows[key] = row = tuple(row) if row is not None else None
+        return row
 
     def hold(self, platform: str, user_id: str, pending: str | None) -> None:
         with self.store.lock:
             key = (platform, user_id)
             self.held[key] = pending
+            if key in self.rows:  # the row as it will be once written
+                row = self.rows[key]
+                self.rows[key] = (row[0] if row is not None else None, pending)
             self._times[key] = _now()
             if len(self.held) >= self.BATCH:
                 self.flush()
@@ -82,15 +113,11 @@ class HeldContexts:
 class PeopleRecords:
     # ----------------------------------------------------------- user memory
     def get_user(self, platform: str, user_id: str) -> dict | None:
-        with self.lock:  # a held context being written meanwhile is either still held or in the row
-            row = self.conn.execute(
-                "SELECT board, pending FROM users WHERE platform = ? AND user_id = ?", (platform, user_id)
-            ).fetchone()
-            held = self.contexts.held.get((platform, user_id), _NONE)
-        if row is None and held is _NONE:
+        with self.lock:
+            row = self.contexts.row((platform, user_id))
+        if row is None:
             return None
-        pending = held if held is not _NONE else row[1]
-        return {"board": row[0] if row else None, "pending": json.loads(pending) if pending else None}
+        return {"board": row[0], "pending": json.loads(row[1]) if row[1] else None}
 
     def set_user(self, platform: str, user_id: str, *, board: str | type | None = ..., pending: dict | type | None = ...) -> None:
         """Change what is remembered of a user (only the fields given change).
@@ -112,6 +139,7 @@ class PeopleRecords:
         with self._writing():
             if "pending" in changes:
                 self.contexts.held.pop((platform, user_id), None)  # this write replaces the held context
+            self.contexts.rows.pop((platform, user_id), None)  # read again next time
             self.conn.execute(
                 "INSERT INTO users (platform, user_id, board, pending, updated) VALUES (?, ?, ?, ?, ?) "
                 f"ON CONFLICT(platform, user_id) DO UPDATE SET {updates}",

@@ -69,3 +69,22 @@ def test_a_context_the_database_refuses_never_takes_the_others_with_it(store, se
     store.contexts.flush()
     assert on_disk(settings)[1] == '{"topic": "strike_dates"}'
     assert "dropped one conversation-context row" in caplog.text
+
+
+def test_a_context_held_before_its_row_was_read_stays_after_it_is_written(store):
+    store.set_user("test", "u1", pending={"topic": "childcare"})  # held; the row was never read
+    assert store.get_user("test", "u1") == {"board": None, "pending": {"topic": "childcare"}}
+    store.contexts.flush()
+    assert store.get_user("test", "u1") == {"board": None, "pending": {"topic": "childcare"}}
+
+
+def test_a_user_changed_by_another_program_is_read_again(store, settings, monkeypatch):
+    monkeypatch.setattr(store, "VERSION_SECONDS", 0.0)  # look at the change counter on every read
+    store.set_user("test", "u1", board="tdsb")
+    assert store.get_user("test", "u1")["board"] == "tdsb"  # now kept read
+    other = open_store(settings.database.path)
+    try:
+        other.set_user("test", "u1", board="pdsb")
+    finally:
+        other.close()
+    assert store.get_user("test", "u1")["board"] == "pdsb"
