@@ -51,9 +51,14 @@ _FRENCH_STATUS = _french_statuses()
 
 
 def cite(knowledge: Knowledge, source: str, published: datetime, language: str = "en") -> str:
-    source_info = knowledge.sources.get(source)
-    approx = " " + say("date_approximate", language) if source_info is not None and source_info.approximate else ""
-    return _sentence(say("source_line", language, source=source, when=when_published(published, language), approx=approx))
+    key = ("cite", source, published, published.utcoffset(), language)  # once per snapshot
+    line = knowledge.derived.get(key)
+    if line is None:
+        source_info = knowledge.sources.get(source)
+        approx = " " + say("date_approximate", language) if source_info is not None and source_info.approximate else ""
+        line = knowledge.derived[key] = _sentence(say("source_line", language, source=source,
+                                                      when=when_published(published, language), approx=approx))
+    return line
 
 
 def cite_many(knowledge: Knowledge, entries: list, language: str = "en") -> str:

@@ -85,7 +85,12 @@ ENGLISH = Voice()
 
 def sentences(text: str) -> list[str]:
     """The sentences of a text ("Sept. 30" and "8 a.m." do not end one)."""
-    return [s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip()]
+    return list(_sentences(text))
+
+
+@lru_cache(maxsize=4096)  # the knowledge's texts, split again and again
+def _sentences(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in _SENTENCE_END.split(" ".join(text.split())) if s.strip())
 
 
 def first_sentence(text: str) -> str:

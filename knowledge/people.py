@@ -50,7 +50,6 @@ class HeldContexts:
         self._version: int | None = None  # the database's change counter the rows were read at
         self._checked = float("-inf")
         self.held: dict[tuple[str, str], str | None] = {}  # (platform, user id) -> context as JSON
-        self._times: dict[tuple[str, str], str] = {}  # when each was held (the row's `updated`)
         self._timer: threading.Timer | None = None
 
     def row(self, key: tuple[str, str]) -> tuple | None:
@@ -81,10 +80,9 @@ class HeldContexts:
             if key in self.rows:  # the row as it will be once written
                 row = self.rows[key]
                 self.rows[key] = (row[0] if row is not None else None, pending)
-            self._times[key] = _now()
             if len(self.held) >= self.BATCH:
                 self.flush()
-            elif self._timer is None:
+            elif self._timer is None:  # one timer at a time: it writes whatever is held when it fires
                 self._timer = threading.Timer(self.FLUSH_SECONDS, self._flush_quietly)
                 self._timer.daemon = True
                 self._timer.start()
@@ -95,17 +93,24 @@ class HeldContexts:
     def flush(self) -> None:
         """Write the held contexts (a row the database refuses is dropped and logged, as in the question log)."""
         with self.store.lock:
+            now = _now()  # the rows' `updated`: when written
+            rows = [(*key, pending, now) for key, pending in self.held.items()]
+            self.held = {}
+            write_rows(self.store, self._UPSERT, rows, "conversation-context")
+
+    def stop(self) -> None:
+        """No more timer (the store is closing, its contexts written)."""
+        with self.store.lock:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
-            rows = [(*key, pending, self._times[key]) for key, pending in self.held.items()]
-            self.held, self._times = {}, {}
-            write_rows(self.store, self._UPSERT, rows, "conversation-context")
 
     def _flush_quietly(self) -> None:
         """The timer's flush: on its own thread, where nobody could catch what it raises."""
         try:
-            self.flush()
+            with self.store.lock:
+                self._timer = None
+                self.flush()
         except BaseException:  # a database gone is seen again by the next write, where it stops the bot
             log.exception("could not write the held conversation contexts")
 

@@ -7,6 +7,7 @@ news, and a staff update made today wins over an older one.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from datetime import date, datetime
 
 from knowledge.model import (
@@ -23,6 +24,16 @@ from knowledge.model import (
 
 def _visible(published: datetime, retracted: datetime | None, at: datetime) -> bool:
     return published <= at and (retracted is None or retracted > at)
+
+
+_MISSING = object()
+# For each query: the entries it reads, and their times that decide what it finds at a time `at`.
+_TIMES = {
+    "events": ("timeline", ("published", "retracted")),
+    "statuses": ("statuses", ("published", "retracted")),
+    "facts": ("facts", ("published",)),
+    "services": ("services", ("published", "retracted", "ended")),
+}
 
 
 class Knowledge:
@@ -47,6 +58,27 @@ class Knowledge:
         self.card_by_id = {c.id: c for c in self.cards}
         self.packs = {p.id: p for p in packs}  # the active packs' headers (knowledge.packs.PackInfo), in order
         self.derived: dict = {}  # what answering derives from this snapshot once (bot.timeliness)
+        # Answers to the queries below. What a query finds changes only at the times of its entries
+        # (published, retracted, ended), so it is kept per span between two such times, not per `at`.
+        self._moments: dict[str, list[datetime]] = {}
+        self._found: dict[tuple, object] = {}
+
+    def _span(self, query: str, at: datetime) -> int:
+        """Which span between the times that matter to `query` the time `at` falls in."""
+        moments = self._moments.get(query)
+        if moments is None:
+            entries, names = _TIMES[query]
+            moments = self._moments[query] = sorted({
+                t for e in getattr(self, entries) for t in (getattr(e, n) for n in names) if t is not None})
+        return bisect_right(moments, at)
+
+    def _kept(self, key: tuple, find):
+        found = self._found.get(key, _MISSING)
+        if found is _MISSING:
+            if len(self._found) >= 4096:
+                self._found.clear()
+            found = self._found[key] = find()
+        return found
 
     def board(self, board_id: str | None) -> Board | None:
         return self.boards.get(board_id) if board_id else None
@@ -56,6 +88,10 @@ class Knowledge:
         return source.title if source else file
 
     def status_for(self, board_id: str, day: date, at: datetime) -> tuple[Status | None, Status | None]:
+        return self._kept(("status", board_id, day, self._span("statuses", at)),
+                          lambda: self._status_for(board_id, day, at))
+
+    def _status_for(self, board_id: str, day: date, at: datetime) -> tuple[Status | None, Status | None]:
         """(the status that applies to the board on `day`, the latest province-wide one) as known at `at`.
 
         The newest applicable statement wins: the board's own latest one, unless a
@@ -83,13 +119,19 @@ class Knowledge:
         return ended is not None and status.start <= ended < day
 
     def boards_with_status(self, at: datetime) -> set[str]:
-        return {s.board for s in self.statuses if _visible(s.published, s.retracted, at)}
+        return set(self._kept(("boards", self._span("statuses", at)), lambda: frozenset(
+            s.board for s in self.statuses if _visible(s.published, s.retracted, at))))
 
     def facts_about(self, topic: str, at: datetime) -> list[Fact]:
-        return [f for f in self.facts if f.topic == topic and f.published <= at]
+        return list(self._kept(("facts", topic, self._span("facts", at)), lambda: tuple(
+            f for f in self.facts if f.topic == topic and f.published <= at)))
 
     def services_withdrawn(self, at: datetime) -> list[WithdrawnService]:
         """Services stopped at `at`: published, not ended, and (with a window) not past its `until`."""
+        return list(self._kept(("withdrawn", self._span("services", at), at.date()),
+                               lambda: tuple(self._services_withdrawn(at))))
+
+    def _services_withdrawn(self, at: datetime) -> list[WithdrawnService]:
         day = at.date()
         return [
             s for s in self.services
@@ -98,6 +140,10 @@ class Knowledge:
         ]
 
     def services_ended(self, at: datetime) -> list[WithdrawnService]:
+        return list(self._kept(("ended", self._span("services", at), at.date()),
+                               lambda: tuple(self._services_ended(at))))
+
+    def _services_ended(self, at: datetime) -> list[WithdrawnService]:
         day = at.date()
         return [
             s for s in self.services
@@ -116,4 +162,5 @@ class Knowledge:
         return [c for c in published if c.id not in replaced and (c.valid_until is None or at < c.valid_until)]
 
     def events(self, at: datetime) -> list[TimelineEvent]:
-        return [e for e in self.timeline if _visible(e.published, e.retracted, at)]
+        return list(self._kept(("events", self._span("events", at)), lambda: tuple(
+            e for e in self.timeline if _visible(e.published, e.retracted, at))))

@@ -99,6 +99,7 @@ class Store(PeopleRecords):
         except Exception:
             log.exception("could not write the last questions and conversation contexts at close")
         finally:
+            self.contexts.stop()
             self.conn.close()
 
     def changed(self) -> None:
