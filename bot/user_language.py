@@ -50,7 +50,7 @@ def language_request(text: str) -> str | None:
     return conversation.language_request(normalize(text, 200))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def _detect(text: str, min_votes: int) -> str | None:
     return language.detect(text, min_votes)
 
