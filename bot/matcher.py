@@ -46,6 +46,8 @@ COMMANDS = {
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # A sentence and what ends it: punctuation, a dash, or a word that starts a new thought.
 _SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)")
+_SPLIT = re.compile(r"[.?!;,:\n]|\s-\s|\b(?:but|also|anyway|btw)\b")  # what ends a sentence, but the end
+_ENDS = ".?!;,:\n "
 QUESTION_WORDS = frozenset(
     ["is", "are", "will", "would", "can", "could", "when", "what", "whats", "where", "why", "how", "who", "which", "do", "does", "did", "should", "shall", "has", "have", "any"]
 )
@@ -113,6 +115,7 @@ class IntentMatcher:
         self._slang_phrases = (
             re.compile(r"\b(?:" + "|".join(map(re.escape, phrases)) + r")\b") if phrases else None
         )
+        self._slang_starts = frozenset(p.split(" ", 1)[0] for p in phrases)  # no such word: no phrase to look for
         self._words_cached = lru_cache(maxsize=4096)(self._words_uncached)
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
@@ -151,9 +154,10 @@ class IntentMatcher:
 
     def _tokens(self, text: str) -> list[str]:
         """Words without apostrophes, with multi-word slang ("il y a") replaced."""
-        joined = " ".join(word.replace("'", "") for word in _WORD.findall(text))
-        if self._slang_phrases is not None:
-            joined = self._slang_phrases.sub(lambda m: self.data.slang[m.group(0)], joined)
+        words = [word.replace("'", "") for word in _WORD.findall(text)]
+        if self._slang_phrases is None or self._slang_starts.isdisjoint(words):
+            return words
+        joined = self._slang_phrases.sub(lambda m: self.data.slang[m.group(0)], " ".join(words))
         return joined.split()
 
     def _words(self, text: str, *, correct: bool = True) -> tuple[str, ...]:
@@ -207,6 +211,9 @@ class IntentMatcher:
         """
         if len(blanked) < 20:
             return []
+        if _SPLIT.search(blanked.rstrip(_ENDS)) is None:  # one sentence: the whole message
+            words = self._words(blanked)
+            return [" ".join(words)] if len(words) >= 2 else []
         questions, others = [], []
         for match in _SENTENCE.finditer(blanked):
             words = self._words(match.group(1))
@@ -346,6 +353,8 @@ class IntentMatcher:
         if segments:
             social = dict.fromkeys(INTENTS, 0.0)
             for segment in segments:
+                if segment == processed:  # the whole message again: it cannot raise a score
+                    continue
                 part = self.score(segment)
                 top = max(part, key=part.get)
                 target = social if top == "help" else scores

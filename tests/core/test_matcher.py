@@ -222,3 +222,35 @@ def test_a_message_asked_again_is_understood_alike_whatever_answering_did_to_the
     assert again.scores["help"] < 1 and again.board.board_id == "pdsb"
     long = "is school open monday in peel " + "please " * 100  # longer than what is remembered
     assert bot.matcher.analyse(long, THU).intent == "school_status"
+
+
+def _sentences_as_split(matcher, blanked: str) -> list[str]:
+    """What segments() gives, the long way: every sentence through the regular expression."""
+    from bot.matcher import _SENTENCE, QUESTION_WORDS
+
+    if len(blanked) < 20:
+        return []
+    questions, others = [], []
+    for match in _SENTENCE.finditer(blanked):
+        words = matcher._words(match.group(1))
+        if len(words) >= 2:
+            asked = match.group(2).startswith("?") or words[0] in QUESTION_WORDS
+            (questions if asked else others).append(" ".join(words))
+    return questions or others
+
+
+def test_a_message_of_one_sentence_is_found_so_without_splitting_it(bot):
+    import json
+    from pathlib import Path
+
+    from bot.text import normalize
+
+    matcher = bot.matcher
+    texts = ["is school open monday?? ", "is school open - ", "? is school open monday", "ok but is school open monday",
+             "is school open monday, or tuesday", "custodians: will they clean", "il y a de l'ecole lundi? merci"]
+    for name in ("fr_dev.jsonl", "answers_dev.jsonl", "en_dev2.jsonl"):
+        path = Path(__file__).parents[1] / "data" / name
+        texts += [json.loads(line)["text"] for line in path.read_text().splitlines() if line.strip()]
+    for text in texts:
+        blanked = matcher._prepare(normalize(text), THU)[3]
+        assert matcher.segments(blanked) == _sentences_as_split(matcher, blanked), text
