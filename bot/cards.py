@@ -113,7 +113,7 @@ class CardIndex:
         self._owner = ready.owner
         self._idf = ready.idf
         self._postings = ready.postings
-        self._scores = lru_cache(maxsize=8192)(self._score_uncached)
+        self._candidates = lru_cache(maxsize=8192)(self._candidates_uncached)
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = sorted({t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None})
         self._visible_in: dict[int, frozenset[str]] = {}
@@ -167,23 +167,33 @@ class CardIndex:
             found = self._found[key] = self._find(processed, at, board)
         return list(found)
 
+    def _candidates_uncached(self, processed: str) -> tuple[Match, ...]:
+        """The cards worth a look, best first, before the question's time and board choose among them (cached)."""
+        cards = self.cards
+        found = [
+            # A card written for the user's own board is the more specific answer.
+            Match(cards[i], round(score + (BOARD_BONUS if cards[i].boards else 0.0), 4))
+            for i, score in self._score_uncached(processed)
+        ]
+        found.sort(key=_score, reverse=True)  # stable: what filtering first, then sorting, would give
+        return tuple(found)
+
     def _find(self, processed: str, at: datetime, board: str | None) -> tuple[Match, ...]:
-        ranked = self._scores(processed)
-        if not ranked:
+        candidates = self._candidates(processed)
+        if not candidates:
             return ()
-        visible, cards = self._visible(at), self.cards
+        visible = self._visible(at)
         found = []
-        for i, score in ranked:
-            card = cards[i]
-            if card.id in visible and card.applies_to(board):
-                # A card written for the user's own board is the more specific answer.
-                found.append((round(score + (BOARD_BONUS if card.boards else 0.0), 4), card))
-        found.sort(key=_first, reverse=True)
-        return tuple(Match(card, score) for score, card in found[:8])
+        for match in candidates:
+            if match.card.id in visible and match.card.applies_to(board):
+                found.append(match)
+                if len(found) == 8:
+                    break
+        return tuple(found)
 
 
-def _first(pair: tuple) -> float:
-    return pair[0]
+def _score(match: Match) -> float:
+    return match.score
 
 
 def prepare(matcher: IntentMatcher, text: str) -> str:

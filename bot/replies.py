@@ -111,6 +111,7 @@ def shape(lead: str, support: list[str] | tuple[str, ...] = (), source: str = ""
 
 
 # --------------------------------------------------------------- fixed texts
+@lru_cache(maxsize=4)  # the commands and the wording are fixed
 def help_text(language: str = "en") -> str:
     """The full help: what to ask, then one line per command from the command registry."""
     lines = [line for line in help_lines(language) if _listed(line)]

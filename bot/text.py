@@ -42,6 +42,15 @@ def normalize(text: str, limit: int | None = None) -> str:
     """
     if limit is not None and len(text) > limit:
         text = text[:limit]
+    return _normalize(text) if len(text) <= 500 else _normalized(text)
+
+
+@lru_cache(maxsize=16384)  # a message is normalised by several readers, and parents repeat themselves
+def _normalize(text: str) -> str:
+    return _normalized(text)
+
+
+def _normalized(text: str) -> str:
     text = text.translate(_QUOTES)
     text = _CONTROL.sub(" ", text)
     if not text.isascii():

@@ -16,7 +16,7 @@ ended-dispute line. :func:`frame` is the one hook after answering: it
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -69,7 +69,14 @@ def phase_order(knowledge: Knowledge, phases: list[str]) -> list[str]:
 
 
 def help_text(knowledge: Knowledge, text: str, language: str = "en") -> str:
-    """The help with the active packs' titles and examples in place of the generic ones."""
+    """The help with the active packs' titles and examples in place of the generic ones (once per snapshot)."""
+    key = ("help", text, language)
+    if key not in knowledge.derived:
+        knowledge.derived[key] = _help_text(knowledge, text, language)
+    return knowledge.derived[key]
+
+
+def _help_text(knowledge: Knowledge, text: str, language: str) -> str:
     marker = "\n\n" + say("help_commands", language) + "\n"
     intro, found, commands = text.partition(marker)
     packs = list(knowledge.packs.values())
@@ -119,8 +126,35 @@ def newest_news(knowledge: Knowledge, at: datetime, pack: str | None = None) -> 
     return times[index - 1] if index else None
 
 
+def _cell(knowledge: Knowledge, name: str, times, at: datetime) -> tuple[int, int]:
+    """Where `at` falls among the sorted `times` (made once per snapshot): at one of them, or between two.
+
+    A comparison of `at` with any of the times gives the same answer anywhere in one cell, so
+    what is worked out from those comparisons alone is worked out once per cell.
+    """
+    moments = knowledge.derived.get(name)
+    if moments is None:
+        moments = knowledge.derived[name] = sorted(set(times()))
+    return bisect_left(moments, at), bisect_right(moments, at)
+
+
 def coverage(knowledge: Knowledge, board: Board | None, at: datetime, coverage_days: int) -> Coverage:
     board_id = board.id if board else None
+    shift = timedelta(days=coverage_days)
+
+    def times():  # every time `at` is compared with below
+        base = [t for ts in _published(knowledge).values() for t in ts]
+        base += [info.ended for info in knowledge.packs.values() if info.ended is not None]
+        return [*base, *(t + shift for t in base)]
+
+    key = ("coverage", board_id, coverage_days, _cell(knowledge, ("coverage times", coverage_days), times, at))
+    found = knowledge.derived.get(key)
+    if found is None:
+        found = knowledge.derived[key] = _coverage(knowledge, board_id, at, coverage_days)
+    return found
+
+
+def _coverage(knowledge: Knowledge, board_id: str | None, at: datetime, coverage_days: int) -> Coverage:
     best: tuple[datetime, PackInfo, bool] | None = None
     last: tuple[datetime, PackInfo] | None = None
     for info in knowledge.packs.values():
@@ -184,6 +218,18 @@ def _settled(knowledge: Knowledge, at: datetime) -> datetime | None:
 
 def _strike_notes(knowledge: Knowledge, at: datetime) -> tuple[str, ...]:
     """The texts of 'Note: a strike could begin ...' lines that no longer hold (a deal or the end came after)."""
+    def times():
+        events = [t for e in knowledge.timeline for t in (e.published, e.retracted) if t is not None]
+        return [*events, *(info.ended for info in knowledge.packs.values() if info.ended is not None)]
+
+    key = ("strike notes", _cell(knowledge, "strike note times", times, at))
+    found = knowledge.derived.get(key)
+    if found is None:
+        found = knowledge.derived[key] = _stale_strike_notes(knowledge, at)
+    return found
+
+
+def _stale_strike_notes(knowledge: Knowledge, at: datetime) -> tuple[str, ...]:
     settled = _settled(knowledge, at)
     ended = {info.id for info in knowledge.packs.values() if info.ended is not None and info.ended <= at}
     return tuple(text for e in knowledge.events(at) if e.kind == "full_strike_start"
