@@ -91,12 +91,6 @@ class BoardFinder:
         self._found.cache_clear()
 
     # ------------------------------------------------------------------
-    def _fuzzy(self, word: str) -> str | None:
-        """The board key a misspelt word most likely means, or None (the speller caches the search)."""
-        if len(word) < 4 or word in self.protected or word.isdigit():
-            return None
-        return self._speller.find(word)
-
     def _choose_place(self, board_ids: list[str], catholic: bool, french: bool) -> str:
         def fits(board: Board) -> bool:
             return (board.system == "catholic") == catholic and (board.language == "french") == french
@@ -143,47 +137,54 @@ class BoardFinder:
         return first
 
     def _find_first(self, text: str, language: str | None = None) -> BoardMention | None:
-        words = _words(text)
-        if not words:
+        tokens = _WORD.findall(text)
+        if not tokens:
             return None
-        tokens = [w for w, _, _ in words]
         token_set = set(tokens)
         catholic = not CATHOLIC_WORDS.isdisjoint(token_set)
         french = not FRENCH_WORDS.isdisjoint(token_set) or (
             language == "fr" and ENGLISH_WORDS.isdisjoint(token_set)
         )
+        spans: list[re.Match] = []  # where each token is: looked up only for a token that names something
+
+        def span(first: int, last: int) -> tuple[int, int]:
+            if not spans:
+                spans.extend(_WORD.finditer(text))
+            return spans[first].start(), spans[last].end()
+
+        starts, named, places, protected = self._starts, self.named, self.places, self.protected
         place: BoardMention | None = None
         fuzzy: BoardMention | None = None
         i = 0
-        n_words = len(words)
+        n_words = len(tokens)
         while i < n_words:
+            token = tokens[i]
             matched = False
-            for n in range(min(self._starts.get(tokens[i], 0), n_words - i), 0, -1):
-                phrase = " ".join(tokens[i : i + n])
-                start, end = words[i][1], words[i + n - 1][2]
-                hit = self.named.get(phrase)
+            for n in range(min(starts.get(token, 0), n_words - i), 0, -1):
+                phrase = token if n == 1 else " ".join(tokens[i : i + n])
+                hit = named.get(phrase)
                 if hit is not None:
                     board_id, how = hit
                     # "toronto catholic" style names already say catholic; a place
                     # name followed by the board's own words resolves here too.
-                    return BoardMention(board_id, start, end, how)
-                served = self.places.get(phrase)
+                    return BoardMention(board_id, *span(i, i + n - 1), how)
+                served = places.get(phrase)
                 if served is not None:
                     if place is None:
-                        place = BoardMention(self._choose_place(served, catholic, french), start, end, "place")
+                        place = BoardMention(self._choose_place(served, catholic, french), *span(i, i + n - 1), "place")
                     i += n
                     matched = True
                     break
             if matched:
                 continue
-            if fuzzy is None:
-                key = self._fuzzy(tokens[i])
+            # The board key a misspelt word most likely means (the speller caches the search).
+            if fuzzy is None and len(token) >= 4 and token not in protected and not token.isdigit():
+                key = self._speller.find(token)
                 if key is not None:
-                    start, end = words[i][1], words[i][2]
-                    if key in self.named:
-                        fuzzy = BoardMention(self.named[key][0], start, end, "fuzzy")
+                    if key in named:
+                        fuzzy = BoardMention(named[key][0], *span(i, i), "fuzzy")
                     else:
-                        fuzzy = BoardMention(self._choose_place(self.places[key], catholic, french), start, end, "fuzzy")
+                        fuzzy = BoardMention(self._choose_place(places[key], catholic, french), *span(i, i), "fuzzy")
             i += 1
         return place or fuzzy
 

@@ -162,7 +162,7 @@ class CardIndex:
         key = (processed, bisect.bisect_right(self._moments, at), board)
         found = self._found.get(key)
         if found is None:
-            if len(self._found) >= 2048:
+            if len(self._found) >= 8192:
                 self._found.clear()
             found = self._found[key] = self._find(processed, at, board)
         return list(found)

@@ -119,7 +119,7 @@ def _plain_words(norm: str) -> str:
     return " ".join(_PUNCT.sub(" ", norm).split())
 
 
-@lru_cache(maxsize=4096)  # parents repeat themselves
+@lru_cache(maxsize=16384)  # parents repeat themselves
 def social_turn(norm: str) -> str | None:
     """'thanks', 'hello' or 'bye' when the whole message is only that (with "so", "again", a name...)."""
     text = _plain_words(norm)
@@ -139,7 +139,7 @@ _ORDINALS = {"1": 1, "one": 1, "first": 1, "1st": 1, "premier": 1, "premiere": 1
 _PICK = re.compile(r"^(?:(?:option|number|no|choice|#)\s*)?(?:the\s+|le\s+|la\s+)?(\w+)(?:\s+one|\s+please|\s+pls)?$")
 
 
-@lru_cache(maxsize=4096)  # parents repeat themselves
+@lru_cache(maxsize=16384)  # parents repeat themselves
 def picked(norm: str) -> int | None:
     """1 or 2 when the message picks an offered choice: "1", "the first", "2 please", "#2"."""
     text = _plain_words(norm.replace("#", " # ")).replace(" # ", " #")
@@ -163,7 +163,7 @@ _CONFIRMED = {"is that confirmed", "is it confirmed", "confirmed", "is that offi
               "is that definite", "is it definite", "definitely", "100%", "is that 100%"}
 
 
-@lru_cache(maxsize=4096)  # parents repeat themselves
+@lru_cache(maxsize=16384)  # parents repeat themselves
 def follow_up_kind(norm: str) -> str | None:
     """'more', 'why' or 'confirmed' when the message is only that kind of follow-up."""
     text = _plain_words(norm).removeprefix("ok ").removeprefix("so ")
@@ -179,7 +179,7 @@ def follow_up_kind(norm: str) -> str | None:
 _CONTINUES = re.compile(r"^(?:and|what about|how about|et|same for|same question for|what of|and what about|and for)\b")
 
 
-@lru_cache(maxsize=4096)  # parents repeat themselves
+@lru_cache(maxsize=16384)  # parents repeat themselves
 def continues(norm: str) -> bool:
     """Whether the message leans on the last question: "and tcdsb?", "what about tuesday?"."""
     return bool(_CONTINUES.match(_plain_words(norm)))

@@ -71,7 +71,7 @@ def votes(text: str) -> tuple[int, int]:
     return _votes(text.lower().replace("’", "'"))
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=16384)
 def _votes(lowered: str) -> tuple[int, int]:
     french = english = 0
     plain = lowered.isascii()  # most messages: no accents to fold or to count

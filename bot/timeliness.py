@@ -126,28 +126,30 @@ def newest_news(knowledge: Knowledge, at: datetime, pack: str | None = None) -> 
     return times[index - 1] if index else None
 
 
-def _cell(knowledge: Knowledge, name: str, times, at: datetime) -> tuple[int, int]:
-    """Where `at` falls among the sorted `times` (made once per snapshot): at one of them, or between two.
+def _cell(knowledge: Knowledge, name: tuple, times, at: datetime) -> tuple[int, int]:
+    """Where `at` falls among the sorted times `times(knowledge, *name[1:])` (made once per snapshot):
+    at one of them, or between two.
 
     A comparison of `at` with any of the times gives the same answer anywhere in one cell, so
     what is worked out from those comparisons alone is worked out once per cell.
     """
     moments = knowledge.derived.get(name)
     if moments is None:
-        moments = knowledge.derived[name] = sorted(set(times()))
+        moments = knowledge.derived[name] = sorted(set(times(knowledge, *name[1:])))
     return bisect_left(moments, at), bisect_right(moments, at)
+
+
+def _coverage_times(knowledge: Knowledge, coverage_days: int) -> list[datetime]:
+    """Every time `at` is compared with in :func:`_coverage`."""
+    base = [t for ts in _published(knowledge).values() for t in ts]
+    base += [info.ended for info in knowledge.packs.values() if info.ended is not None]
+    return [*base, *(t + timedelta(days=coverage_days) for t in base)]
 
 
 def coverage(knowledge: Knowledge, board: Board | None, at: datetime, coverage_days: int) -> Coverage:
     board_id = board.id if board else None
-    shift = timedelta(days=coverage_days)
-
-    def times():  # every time `at` is compared with below
-        base = [t for ts in _published(knowledge).values() for t in ts]
-        base += [info.ended for info in knowledge.packs.values() if info.ended is not None]
-        return [*base, *(t + shift for t in base)]
-
-    key = ("coverage", board_id, coverage_days, _cell(knowledge, ("coverage times", coverage_days), times, at))
+    key = ("coverage", board_id, coverage_days,
+           _cell(knowledge, ("coverage times", coverage_days), _coverage_times, at))
     found = knowledge.derived.get(key)
     if found is None:
         found = knowledge.derived[key] = _coverage(knowledge, board_id, at, coverage_days)
@@ -218,15 +220,16 @@ def _settled(knowledge: Knowledge, at: datetime) -> datetime | None:
 
 def _strike_notes(knowledge: Knowledge, at: datetime) -> tuple[str, ...]:
     """The texts of 'Note: a strike could begin ...' lines that no longer hold (a deal or the end came after)."""
-    def times():
-        events = [t for e in knowledge.timeline for t in (e.published, e.retracted) if t is not None]
-        return [*events, *(info.ended for info in knowledge.packs.values() if info.ended is not None)]
-
-    key = ("strike notes", _cell(knowledge, "strike note times", times, at))
+    key = ("strike notes", _cell(knowledge, ("strike note times",), _strike_note_times, at))
     found = knowledge.derived.get(key)
     if found is None:
         found = knowledge.derived[key] = _stale_strike_notes(knowledge, at)
     return found
+
+
+def _strike_note_times(knowledge: Knowledge) -> list[datetime]:
+    events = [t for e in knowledge.timeline for t in (e.published, e.retracted) if t is not None]
+    return [*events, *(info.ended for info in knowledge.packs.values() if info.ended is not None)]
 
 
 def _stale_strike_notes(knowledge: Knowledge, at: datetime) -> tuple[str, ...]:

@@ -43,6 +43,7 @@ def choose(text: str, context: Context, platform_language: str) -> tuple[str, bo
     return remembered or language.from_locale(platform_language) or "en", False
 
 
+@lru_cache(maxsize=16384)  # pure, and asked of every message
 def language_request(text: str) -> str | None:
     """'fr' / 'en' when the whole message asks for a language (only messages naming one are read)."""
     if len(text) > 80 or _NAMES_A_LANGUAGE.search(text) is None:
