@@ -19,7 +19,6 @@ database handle; the intent matcher stays independent of it.
 
 from __future__ import annotations
 
-import bisect
 import itertools
 import math
 from collections import Counter
@@ -33,7 +32,7 @@ from rapidfuzz import fuzz, process
 from bot.matcher import FILLER, IntentMatcher
 from bot.text import normalize
 from knowledge.model import Card
-from knowledge.snapshot import Knowledge
+from knowledge.snapshot import Knowledge, Moments
 
 _EXAMPLE_DAY = date(2019, 10, 3)  # dates in phrasings are blanked, whichever day they resolve to
 
@@ -115,12 +114,12 @@ class CardIndex:
         self._postings = ready.postings
         self._candidates = lru_cache(maxsize=8192)(self._candidates_uncached)
         # Which cards are visible changes only at these moments: one look-up per span between them.
-        self._moments = sorted({t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None})
+        self._moments = Moments(t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None)
         self._visible_in: dict[int, frozenset[str]] = {}
         self._found: dict[tuple[str, int, str | None], tuple[Match, ...]] = {}  # by text, visibility span, board
 
     def _visible(self, at: datetime) -> frozenset[str]:
-        span = bisect.bisect_right(self._moments, at)
+        span = self._moments.after(at)
         visible = self._visible_in.get(span)
         if visible is None:
             visible = self._visible_in[span] = frozenset(c.id for c in self.knowledge.cards_at(at))
@@ -159,7 +158,7 @@ class CardIndex:
 
     def find(self, processed: str, at: datetime, board: str | None) -> list[Match]:
         """The cards for a prepared question that answer at `at` for `board`, best first."""
-        key = (processed, bisect.bisect_right(self._moments, at), board)
+        key = (processed, self._moments.after(at), board)
         found = self._found.get(key)
         if found is None:
             if len(self._found) >= 8192:

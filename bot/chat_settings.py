@@ -34,7 +34,8 @@ def on_set_board(bot: Bot, turn: Turn) -> list[str]:
             return [voice.say("unknown_board_try", name=repr(analysis.argument))]
         return [replies.ask_board_text(voice.language)]
     board = turn.board = knowledge.board(analysis.board.board_id)
-    bot._remember(turn.msg, board=board.id)
+    if board.id != turn.remembered_board:  # the same board again: nothing to write
+        bot._remember(turn.msg, board=board.id)
     has_info = board.id in knowledge.boards_with_status(turn.msg.time)
     note = "" if has_info else " " + voice.say("board_no_status_yet", website=board.website)
     return [voice.say("board_set", board=board.name) + note]

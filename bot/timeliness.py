@@ -16,7 +16,6 @@ ended-dispute line. :func:`frame` is the one hook after answering: it
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING
 from bot.dates.formatting import day_and_month
 from bot.replies import say  # the wording catalog, read once and kept prepared
 from knowledge.packs import PackInfo
+from knowledge.snapshot import Moments
 
 if TYPE_CHECKING:
     from bot.core import Turn
@@ -121,9 +121,12 @@ def _published(knowledge: Knowledge) -> dict[str | None, list[datetime]]:
 
 def newest_news(knowledge: Knowledge, at: datetime, pack: str | None = None) -> datetime | None:
     """The newest published time at or before `at` (of one pack, or of all)."""
-    times = _published(knowledge).get(pack, [])
-    index = bisect_right(times, at)
-    return times[index - 1] if index else None
+    key = ("published moments", pack)
+    moments = knowledge.derived.get(key)
+    if moments is None:
+        moments = knowledge.derived[key] = Moments(_published(knowledge).get(pack, []))
+    index = moments.after(at)
+    return moments.times[index - 1] if index else None
 
 
 def _cell(knowledge: Knowledge, name: tuple, times, at: datetime) -> tuple[int, int]:
@@ -135,8 +138,8 @@ def _cell(knowledge: Knowledge, name: tuple, times, at: datetime) -> tuple[int, 
     """
     moments = knowledge.derived.get(name)
     if moments is None:
-        moments = knowledge.derived[name] = sorted(set(times(knowledge, *name[1:])))
-    return bisect_left(moments, at), bisect_right(moments, at)
+        moments = knowledge.derived[name] = Moments(times(knowledge, *name[1:]))
+    return moments.cell(at)
 
 
 def _coverage_times(knowledge: Knowledge, coverage_days: int) -> list[datetime]:

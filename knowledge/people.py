@@ -157,8 +157,11 @@ class PeopleRecords:
         now = _now()
         with self._writing():
             row = self.conn.execute(
-                "SELECT active FROM subscriptions WHERE platform = ? AND chat_id = ? AND board = ?", (platform, chat_id, board)
+                "SELECT active, user_id FROM subscriptions WHERE platform = ? AND chat_id = ? AND board = ?",
+                (platform, chat_id, board),
             ).fetchone()
+            if row and row[0] and row[1] == user_id:
+                return False  # already so: nothing to write
             self.conn.execute(
                 "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated) "
                 "VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT(platform, chat_id, board) DO UPDATE SET active = 1, "

@@ -7,7 +7,7 @@ news, and a staff update made today wins over an older one.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from datetime import date, datetime
 
 from knowledge.model import (
@@ -27,6 +27,53 @@ def _visible(published: datetime, retracted: datetime | None, at: datetime) -> b
 
 
 _MISSING = object()
+_last: tuple = (None, None)  # the time last turned into seconds, and its seconds
+
+
+def instant(at: datetime) -> float | None:
+    """`at` in seconds since the epoch (None for a time without a zone), kept for the next call.
+
+    Aware times are ordered and equal exactly as these numbers are (a float keeps two
+    microseconds apart until 2106), and comparing numbers is some twenty times quicker
+    than comparing datetimes in a time zone; a question compares its time many times.
+    """
+    global _last
+    last = _last
+    if last[0] is at:
+        return last[1]
+    seconds = at.timestamp() if at.tzinfo is not None and at.utcoffset() is not None else None
+    _last = (at, seconds)
+    return seconds
+
+
+class Moments:
+    """Sorted times, and where a time falls among them: at one of them, or between two."""
+
+    __slots__ = ("seconds", "times")
+
+    def __init__(self, times) -> None:
+        self.times = sorted(times)  # equal times kept, in the order given (a time's own zone shows when written)
+        aware = all(t.tzinfo is not None and t.utcoffset() is not None for t in self.times)
+        self.seconds = [t.timestamp() for t in self.times] if aware else None
+
+    def after(self, at: datetime) -> int:
+        """How many of the times are at or before `at` (bisect_right)."""
+        seconds = self.seconds
+        if seconds is not None:
+            x = instant(at)
+            if x is not None:
+                return bisect_right(seconds, x)
+        return bisect_right(self.times, at)
+
+    def cell(self, at: datetime) -> tuple[int, int]:
+        """Where `at` is: (bisect_left, bisect_right); any comparison of `at` with one of the times
+        gives the same answer for every time in the same cell."""
+        seconds = self.seconds
+        if seconds is not None:
+            x = instant(at)
+            if x is not None:
+                return bisect_left(seconds, x), bisect_right(seconds, x)
+        return bisect_left(self.times, at), bisect_right(self.times, at)
 # For each query: the entries it reads, and their times that decide what it finds at a time `at`.
 _TIMES = {
     "events": ("timeline", ("published", "retracted")),
@@ -60,7 +107,7 @@ class Knowledge:
         self.derived: dict = {}  # what answering derives from this snapshot once (bot.timeliness)
         # Answers to the queries below. What a query finds changes only at the times of its entries
         # (published, retracted, ended), so it is kept per span between two such times, not per `at`.
-        self._moments: dict[str, list[datetime]] = {}
+        self._moments: dict[str, Moments] = {}
         self._found: dict[tuple, object] = {}
 
     def _span(self, query: str, at: datetime) -> int:
@@ -68,9 +115,9 @@ class Knowledge:
         moments = self._moments.get(query)
         if moments is None:
             entries, names = _TIMES[query]
-            moments = self._moments[query] = sorted({
-                t for e in getattr(self, entries) for t in (getattr(e, n) for n in names) if t is not None})
-        return bisect_right(moments, at)
+            moments = self._moments[query] = Moments(
+                t for e in getattr(self, entries) for t in (getattr(e, n) for n in names) if t is not None)
+        return moments.after(at)
 
     def _kept(self, key: tuple, find):
         found = self._found.get(key, _MISSING)

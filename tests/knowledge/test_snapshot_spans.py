@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, timedelta
 
 from knowledge.snapshot import Knowledge, _visible
 
@@ -41,3 +41,23 @@ def test_what_a_query_returns_can_be_changed_by_its_caller_without_changing_the_
     events = knowledge.events(at)
     events.clear()
     assert knowledge.events(at)
+
+
+def test_times_are_placed_among_moments_as_datetimes_would_place_them():
+    from bisect import bisect_left, bisect_right
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from knowledge.snapshot import Moments
+
+    toronto = ZoneInfo("America/Toronto")
+    base = datetime(2019, 10, 3, 9, 0, tzinfo=toronto)
+    times = [base + timedelta(microseconds=m) for m in (0, 1, 2, 1_000_000, 86_400_000_000)]
+    times += [t.astimezone(UTC) for t in times[:2]]  # the same instants in another zone
+    moments = Moments(times)
+    ordered = sorted(times)
+    for at in [*times, base - timedelta(microseconds=1), base + timedelta(microseconds=3), base + timedelta(days=400)]:
+        assert moments.after(at) == bisect_right(ordered, at)
+        assert moments.cell(at) == (bisect_left(ordered, at), bisect_right(ordered, at))
+    naive = Moments([datetime(2019, 10, 3), datetime(2019, 10, 4)])  # no zone: compared as datetimes
+    assert naive.after(datetime(2019, 10, 3, 12)) == 1
