@@ -108,7 +108,12 @@ class CardIndex:
         self.knowledge = knowledge
         self.cards: list[Card] = list(knowledge.cards)
         ready = prepared if prepared is not None else prepare_cards(self.cards, matcher)
-        self._phrasings = list(ready.phrasings)
+        # A text several cards share is scored once: each text with the places it has among the phrasings.
+        places: dict[str, list[int]] = {}
+        for place, text in enumerate(ready.phrasings):
+            places.setdefault(text, []).append(place)
+        self._phrasings = list(places)
+        self._places = [tuple(found) for found in places.values()]
         self._owner = ready.owner
         self._idf = ready.idf
         self._postings = ready.postings
@@ -131,10 +136,14 @@ class CardIndex:
             return ()
         fuzzy: dict[int, float] = {}
         query = " ".join(sorted(w for w in processed.split() if w not in _WEAK))  # as the phrasings were prepared
-        for _, similarity, at in process.extract(
-            query, self._phrasings, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45
-        ):
-            owner = self._owner[at]
+        found = process.extract(query, self._phrasings, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45)
+        # The best 12 phrasings as if shared texts stood at each of their places (ties: the earlier first).
+        best = [(similarity, place) for _, similarity, at in found for place in self._places[at]]
+        if len(best) > len(found):
+            best.sort(key=_best_first)
+            del best[12:]
+        for similarity, place in best:
+            owner = self._owner[place]
             fuzzy[owner] = max(fuzzy.get(owner, 0.0), similarity / 100)
         features = {f for f in _features(processed) if f in self._idf}
         norm = math.sqrt(sum(self._idf[f] ** 2 for f in features)) or 1.0
@@ -193,6 +202,10 @@ class CardIndex:
 
 def _score(match: Match) -> float:
     return match.score
+
+
+def _best_first(pair: tuple[float, int]) -> tuple[float, int]:
+    return -pair[0], pair[1]
 
 
 def prepare(matcher: IntentMatcher, text: str) -> str:

@@ -1,0 +1,48 @@
+"""The card index scores a phrasing that several cards share once: the same cards, scores and order as scoring each."""
+
+from __future__ import annotations
+
+import json
+import math
+from datetime import date
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from bot import cards
+from bot.text import normalize
+
+
+def _scored_one_by_one(index: cards.CardIndex, ready: cards.PreparedCards, processed: str) -> tuple:
+    """The index's scores with every phrasing scored where it stands, shared or not."""
+    fuzzy: dict[int, float] = {}
+    query = " ".join(sorted(w for w in processed.split() if w not in cards._WEAK))
+    for _, similarity, at in process.extract(query, list(ready.phrasings), scorer=fuzz.ratio, processor=None,
+                                             limit=12, score_cutoff=45):
+        owner = ready.owner[at]
+        fuzzy[owner] = max(fuzzy.get(owner, 0.0), similarity / 100)
+    features = {f for f in cards._features(processed) if f in ready.idf}
+    norm = math.sqrt(sum(ready.idf[f] ** 2 for f in features)) or 1.0
+    cosine: dict[int, float] = {}
+    for feature in features:
+        weight = ready.idf[feature] / norm
+        for i, value in ready.postings[feature]:
+            cosine[i] = cosine.get(i, 0.0) + weight * value
+    raw = [(i, cards.FUZZ_WEIGHT * fuzzy.get(i, 0.0) + cards.TFIDF_WEIGHT * cosine.get(i, 0.0))
+           for i in set(fuzzy) | set(cosine)]
+    scored = sorted(((i, round(value, 4)) for i, value in raw), key=lambda pair: pair[1], reverse=True)
+    return tuple(scored[:cards.KEPT])
+
+
+def test_shared_phrasings_change_nothing(bot, store):
+    index = bot.card_index(store.knowledge())
+    ready = cards.prepare_cards(index.cards, bot.matcher)
+    assert len(index._phrasings) < len(ready.phrasings)  # some texts are shared
+    texts = ["what about the zorblax helpers", "is there a deal", "will my child's EA be at school"]
+    for name in ("answers_dev.jsonl", "en_dev2.jsonl", "fr_dev2.jsonl", "generic_dev.jsonl"):
+        path = Path(__file__).parents[1] / "data" / name
+        texts += [json.loads(line)["text"] for line in path.read_text().splitlines() if line.strip()]
+    for text in texts:
+        processed = bot.matcher.prepare(normalize(text), date(2019, 10, 3))
+        if processed.strip():
+            assert index._score_uncached(processed) == _scored_one_by_one(index, ready, processed), text
