@@ -115,6 +115,7 @@ _SOCIAL = {
 _PUNCT = re.compile(r"[^\w\s']+")
 
 
+@lru_cache(maxsize=16384)  # each short-turn reading starts from it
 def _plain_words(norm: str) -> str:
     return " ".join(_PUNCT.sub(" ", norm).split())
 

@@ -350,11 +350,10 @@ class IntentMatcher:
         (help) never outrank a real question found elsewhere in the message.
         """
         scores = dict(self.score(processed))
+        segments = [s for s in segments if s != processed]  # the whole message again cannot raise a score
         if segments:
             social = dict.fromkeys(INTENTS, 0.0)
             for segment in segments:
-                if segment == processed:  # the whole message again: it cannot raise a score
-                    continue
                 part = self.score(segment)
                 top = max(part, key=part.get)
                 target = social if top == "help" else scores
