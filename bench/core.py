@@ -8,7 +8,8 @@ there), each varied by a seeded random edit (case, a typo, a filler word, a
 different board), so most of them miss the matcher's cache as real traffic
 from many parents would; a second pass repeats them to show the warm cache.
 Every question goes through Bot.handle, the one entry point, on a real
-SQLite store (user memory and the question log are written as in service).
+SQLite store (user memory and the question log are written as in service: a board at once,
+conversation contexts and logged questions in batches).
 Prints figures; asserts nothing.
 """
 
