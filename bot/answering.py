@@ -71,6 +71,8 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
     if social is not None:
         analysis.intent = "help"
         lang = turn.voice.language
+        if fresh:
+            _stay_in_conversation(turn)  # "thanks" after a question on Peel is still about Peel
         if social == "thanks":
             return [replies.welcome(bot.subscribed(turn.msg), lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
@@ -81,8 +83,22 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         turn.board = turn.knowledge.board(context.board) or turn.board
     texts = _lean_on_last_answer(bot, turn, norm)
     if texts is None:
-        turn.board = board  # not a follow-up: the user's own board again
+        turn.board = board  # not a follow-up: the user's own board again...
+        _stay_in_conversation(turn)  # ...unless they have none: then the one just talked about
     return texts
+
+
+def _stay_in_conversation(turn: Turn) -> None:
+    """A new question a minute after another, naming no board, is about the board just talked about when the
+    user has not set one ("is tcdsb open tomorrow?" then "ok, when does the strike start?"); child care
+    asked after a day's status is about that day ("are peel schools closed monday?" then "what do I do with
+    the kids?")."""
+    context, analysis = turn.context, turn.analysis
+    if analysis.board is not None or turn.remembered_board or not context.board:
+        return
+    turn.board = turn.knowledge.board(context.board) or turn.board
+    if turn.day is None and analysis.intent == "childcare" and context.topic in _BOARD_DAY_TOPICS:
+        turn.day = context.the_day()
 
 
 def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:

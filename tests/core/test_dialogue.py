@@ -115,6 +115,26 @@ def test_console_style_follow_ups_keep_the_thread(say):
     assert say("is that confirmed?").startswith("No: I have no confirmed information from Toronto Catholic")
 
 
+def test_a_new_question_stays_on_the_board_just_talked_about(bot):
+    """With no board of their own, a parent's next question is about the board of the conversation."""
+    bot.respond(message("is tcdsb open tomorrow"))
+    assert bot.respond(message("ok when does the actual strike start then", at=THURSDAY + timedelta(seconds=20))).board == "tcdsb"
+    bot.respond(message("are peel schools closed monday", user="u2"))
+    kids = bot.respond(message("what am i supposed to do with the kids then", user="u2", at=THURSDAY + timedelta(seconds=20)))
+    assert (kids.intent, kids.board, str(kids.date)) == ("childcare", "pdsb", "2019-10-07")
+    assert "Peel" in kids.text
+    bot.respond(message("is tdsb open monday", user="u3"))
+    assert bot.respond(message("thank you so much!!", user="u3", at=THURSDAY + timedelta(seconds=20))).board == "tdsb"
+
+
+def test_a_new_question_keeps_the_users_own_board_and_the_conversation_ends(bot):
+    bot.respond(message("my board is durham"))
+    bot.respond(message("is tcdsb open tomorrow", at=THURSDAY + timedelta(seconds=10)))
+    assert bot.respond(message("when does the strike start", at=THURSDAY + timedelta(seconds=30))).board == "ddsb"
+    bot.respond(message("is tcdsb open tomorrow", user="u2"))
+    assert bot.respond(message("when does the strike start", user="u2", at=THURSDAY + timedelta(hours=1))).board is None
+
+
 def test_a_childs_ea_at_school_is_not_answered_with_the_union_list(say):
     """'Will her EA be there?' asks whether the EA works, not whether EAs are in the union."""
     reply = say("my son has an EA, will she be there monday?")
