@@ -90,14 +90,15 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
 
 def _stay_in_conversation(turn: Turn) -> None:
     """A new question a minute after another, naming no board, is about the board just talked about when the
-    user has not set one ("is tcdsb open tomorrow?" then "ok, when does the strike start?"); child care
-    asked after a day's status is about that day ("are peel schools closed monday?" then "what do I do with
-    the kids?")."""
+    user has not set one ("is tcdsb open tomorrow?" then "ok, when does the strike start?"); a status or
+    child-care question naming no day, asked after one about a day, is about that day ("are peel schools
+    closed monday?" then "what do I do with the kids?"; "is tdsb closed today?" then "what about the
+    catholic ones in toronto?")."""
     context, analysis = turn.context, turn.analysis
-    if analysis.board is not None or turn.remembered_board or not context.board:
-        return
-    turn.board = turn.knowledge.board(context.board) or turn.board
-    if turn.day is None and analysis.intent == "childcare" and context.topic in _BOARD_DAY_TOPICS:
+    if analysis.board is None and not turn.remembered_board and context.board:
+        turn.board = turn.knowledge.board(context.board) or turn.board
+    if turn.day is None and not analysis.weekend and analysis.intent in _BOARD_DAY_TOPICS \
+            and context.topic in _BOARD_DAY_TOPICS:
         turn.day = context.the_day()
 
 

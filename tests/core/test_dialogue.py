@@ -125,6 +125,9 @@ def test_a_new_question_stays_on_the_board_just_talked_about(bot):
     assert "Peel" in kids.text
     bot.respond(message("is tdsb open monday", user="u3"))
     assert bot.respond(message("thank you so much!!", user="u3", at=THURSDAY + timedelta(seconds=20))).board == "tdsb"
+    bot.respond(message("is tdsb open monday", user="u4"))
+    other = bot.respond(message("what about the catholic ones in toronto", user="u4", at=THURSDAY + timedelta(seconds=20)))
+    assert (other.intent, other.board, str(other.date)) == ("school_status", "tcdsb", "2019-10-07")
 
 
 def test_a_new_question_keeps_the_users_own_board_and_the_conversation_ends(bot):
