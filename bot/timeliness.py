@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 # Intents whose answer is about what is happening now: old news there is no answer.
 CURRENT_INTENTS = frozenset({"school_status", "withdrawn_services", "childcare"})
+# With no dispute going on, these are answered by that alone: "are EAs on strike?", "is there a deal?"
+# answered from a past dispute would read as current. Other answers follow, marked as from then.
+_NOW_ONLY = CURRENT_INTENTS | {"who_is_affected", "strike_dates", "negotiations"}
 # Timeline kinds after which no strike is to come.
 SETTLED_KINDS = frozenset({"deal", "called_off", "return_to_work", "schools_reopen"})
 _NO_PACK = PackInfo("", "")
@@ -205,9 +208,9 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
         if found.last is None:
             return texts
         lead = no_current_dispute(knowledge, turn.board, at, found.last, lang)
-        if intent in CURRENT_INTENTS:
+        if intent in _NOW_ONLY:
             return [lead]
-        return [lead + "\n" + texts[0], *texts[1:]]
+        return [lead + "\n" + say("back_then", lang) + "\n" + texts[0], *texts[1:]]
     turn.meta["news_as_of"] = found.newest.isoformat()  # the age of the newest news behind the answer
     turn.meta["pack"] = found.pack.id
     stale_notes = _strike_notes(knowledge, at) if intent == "school_status" else ()
