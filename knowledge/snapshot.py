@@ -64,16 +64,20 @@ class Knowledge:
 
         The newest applicable statement wins: the board's own latest one, unless a
         province-wide one covering the day is newer (then that one is the board's
-        too); at equal times the board's own wins. A statement said before its
-        dispute ended does not speak for days after the end.
+        too); at equal times the board's own wins. Across disputes, a status without
+        an end stops applying from the first day a newer statement of another active
+        dispute speaks for the same board (or province-wide), even past that
+        statement's own dates or its dispute's end. A statement said before its
+        dispute ended does not speak for days after the end, and a dispute's
+        statements say nothing for boards its pack does not concern.
         """
         spoken = [s for s in self.statuses if s.board in (board_id, ALL_BOARDS)
-                  and _visible(s.published, s.retracted, at)]
+                  and _visible(s.published, s.retracted, at) and self._concerns(s, board_id)]
         own = general = stopped = None  # stopped: the board's newest word for the day that no longer applies
         for status in spoken:
             if not status.covers(day):
                 continue
-            if self._over(status, day, at):
+            if self._over(status, day, at) or _overtaken(status, spoken, day):
                 if status.board == board_id and (stopped is None or status.published >= stopped.published):
                     stopped = status
             elif status.board == board_id:
@@ -85,6 +89,10 @@ class Knowledge:
         if general is not None and said is not None and general.published > said.published:
             own = general
         return own, general
+
+    def _concerns(self, status: Status, board_id: str) -> bool:
+        pack = self.packs.get(status.pack)
+        return pack is None or not board_id or pack.concerns(board_id)
 
     def _over(self, status: Status, day: date, at: datetime) -> bool:
         """A status said before its dispute ended does not speak for days after the end, once the end is known."""
@@ -142,3 +150,9 @@ class Knowledge:
     def events(self, at: datetime) -> list[TimelineEvent]:
         return [e for e in self.timeline if _visible(e.published, e.retracted, at)]
 
+
+def _overtaken(status: Status, spoken: list[Status], day: date) -> bool:
+    """An open-ended status that a newer statement of another dispute spoke over by `day`."""
+    return status.until is None and any(
+        other.pack != status.pack and other.published > status.published and other.start <= day
+        and (other.until is None or other.until >= status.start) for other in spoken)
