@@ -14,7 +14,8 @@ actor's name, undo records that can take back role grants, the answer's
 confidence in the question log (for /unanswered), a store id; 4 knowledge packs: a `pack`
 column on every knowledge table and a `packs` table (header, active set), French texts (`fr`) on
 sources, facts, statuses, services and timeline, validity windows on services; 5 the outbox's
-tables and the Telegram adapter's update journal, made here instead of by their own modules.
+tables and the Telegram adapter's update journal, made here instead of by their own modules; 6 the
+end of a dispute stated by staff in chat (`pack_ends`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,8 @@ TABLES: tuple[Table, ...] = (
     Table("cards", _text_table(
         "cards", "id topic question answer source published details phrasings boards valid_until replaces fr "
                  "author retracted origin pack pack_topic", "pack, id")),
+    # A dispute's end stated in chat (/enddispute); made by staff only, so loading a file never touches it.
+    Table("pack_ends", _text_table("pack_ends", "id ended text published author retracted fr origin pack", "pack, id")),
     # ----------------------------------------------------------- the people
     Table("users", _text_table("users", "platform user_id board pending updated", "platform, user_id")),
     Table("subscriptions", 'CREATE TABLE IF NOT EXISTS "subscriptions" ("platform" TEXT, "chat_id" TEXT, '
@@ -98,7 +101,7 @@ TABLES: tuple[Table, ...] = (
     at TEXT NOT NULL,
     platform TEXT NOT NULL,
     user_id TEXT NOT NULL,
-    kind TEXT NOT NULL,              -- status | service | endservice | event | card | grant | revoke
+    kind TEXT NOT NULL,              -- status | service | endservice | endphase | event | card | enddispute | grant | revoke
     entry_id TEXT NOT NULL,          -- the knowledge entry, or 'platform:user_id' for roles
     board TEXT NOT NULL,
     summary TEXT NOT NULL,
@@ -223,11 +226,16 @@ def _to_5(conn: sqlite3.Connection) -> None:
     _add_columns(conn, "telegram_updates", {"state": "TEXT NOT NULL DEFAULT 'handled'", "payload": "TEXT"})
 
 
+def _to_6(conn: sqlite3.Connection) -> None:
+    """A dispute's end stated in chat: a new table (`pack_ends`), made by the catch-up that follows."""
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
     (4, "knowledge packs, French texts on entries, service windows", _to_4),
     (5, "the outbox and the Telegram update journal in this schema", _to_5),
+    (6, "a dispute's end stated in chat", _to_6),
 )
 VERSION = MIGRATIONS[-1][0]
 

@@ -10,6 +10,7 @@ Module map:
 * :mod:`bot.admin.changes` - preview, /confirm (one transaction per change, with its audit
   row and undo record), /cancel, /undo;
 * :mod:`bot.admin.knowledge_changes` - /setstatus, /addservice, /endservice, /addevent;
+* :mod:`bot.admin.dispute_end` - /enddispute (a whole dispute has ended; /undo reopens it);
 * :mod:`bot.admin.teaching` - /teach (answer cards from chat) and the `kb export` pack;
 * :mod:`bot.admin.role_changes` - /grant, /revoke, /whoami, and the same from the command line;
 * :mod:`bot.admin.broadcasting` - /broadcast, /deliveries;
@@ -19,7 +20,14 @@ Module map:
 
 from __future__ import annotations
 
-from bot.admin import broadcasting, knowledge_changes, role_changes, stats, teaching  # noqa: F401 - they register
+from bot.admin import (  # noqa: F401 - they register
+    broadcasting,
+    dispute_end,
+    knowledge_changes,
+    role_changes,
+    stats,
+    teaching,
+)
 from bot.admin.audit import audit_entry, audit_table, format_audit
 from bot.admin.broadcasting import progress_bar
 from bot.admin.changes import Admin
