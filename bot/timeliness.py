@@ -228,7 +228,7 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     note = found.pack.note_fr if lang == "fr" and found.pack.note_fr else found.pack.note
     if intent == "who_is_affected" and turn.card is None and note and not found.ended and note not in texts[-1]:
         texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", lang, note=note)]
-    if found.ended and intent in CURRENT_INTENTS | {"strike_dates", "negotiations"}:
+    if found.ended and intent in _NOW_ONLY:
         texts = [ended_line(found.pack, lang) + "\n" + texts[0], *texts[1:]]
     elif intent == "school_status":
         day = turn.day or turn.today

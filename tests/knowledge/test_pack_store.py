@@ -165,6 +165,8 @@ def test_an_ended_dispute_says_so_and_drops_the_strike_note(settings, store, sha
     reply = ask(settings, store, shared_matcher, "is school open monday in peel?", at("2022-11-20T21:00:00"))
     assert reply.startswith("The walkout took place on Nov. 4 and Nov. 7")
     assert "could begin" not in reply
+    who = ask(settings, store, shared_matcher, "are EAs on strike?", at("2022-11-25T12:00:00"))
+    assert who.startswith("The walkout took place on Nov. 4 and Nov. 7")  # who was on strike: it is over
     later = ask(settings, store, shared_matcher, "is school open monday in peel?", at("2023-02-01T08:00:00"))
     assert later.startswith("I have no information about a job action") and "(it ended on Nov 20, 2022)" in later
 
