@@ -71,7 +71,7 @@ def _handler(admin: Admin, command: StaffCommand):
         except UsageProblem as problem:
             text = f"{problem}\n" + say("admin_usage", language, usage=usage_line(command, language))
         except BroadcastError as problem:
-            text = str(problem)
+            text = problem.said(language)
         return [_reply(msg, text)]
 
     handle.__name__ = f"admin_{command.name}"
