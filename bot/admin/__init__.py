@@ -67,9 +67,9 @@ def _handler(admin: Admin, command: StaffCommand):
         try:
             text = command.run(admin, msg, rights, argument.strip())
         except Denied as denied:
-            text = str(denied)
+            text = denied.said(language)
         except UsageProblem as problem:
-            text = f"{problem}\n" + say("admin_usage", language, usage=usage_line(command, language))
+            text = f"{problem.said(language)}\n" + say("admin_usage", language, usage=usage_line(command, language))
         except BroadcastError as problem:
             text = problem.said(language)
         return [_reply(msg, text)]
@@ -82,7 +82,7 @@ def _handler(admin: Admin, command: StaffCommand):
 def admin_help(admin: Admin, msg: Incoming, rights, argument: str) -> str:
     language = admin.language(msg)
     usages = [usage_line(c, language) for c in usable_by(rights) if c.name != "admin"]
-    return say("admin_help", language, rights=rights.describe()) + "\n" + "\n".join(usages)
+    return say("admin_help", language, rights=rights.describe(language)) + "\n" + "\n".join(usages)
 
 
 def register(bot) -> None:

@@ -35,7 +35,7 @@ def broadcast(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     counts, languages = admin.outbox.audience(board_id)
     total = sum(counts.values())
     if total == 0:
-        return admin.say(msg, "admin_no_subscribers", board=admin.board_name(board_id))
+        return admin.say(msg, "admin_no_subscribers", board=admin.board_name(board_id, admin.language(msg)))
     by_platform = ", ".join(f"{p} {n:,}" for p, n in sorted(counts.items()))
     action = {"kind": "broadcast", "board": board_id, "body": body, "text": made.texts["en"],
               "text_fr": made.texts["fr"]}
