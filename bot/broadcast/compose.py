@@ -1,9 +1,10 @@
 """What a broadcast says, in each recipient's language, and the checks on the author's text.
 
 Staff may write both languages in one broadcast: the English text, then ``fr:`` and the
-French text (``/broadcast tdsb Schools open Monday. fr: Les écoles sont ouvertes lundi.``).
-``en:`` may mark the English part too, in either order; the markers are read in any case,
-with or without a space before the colon ("FR :", as French keyboards type it). A text with
+French text (``/broadcast tdsb Schools open Monday. fr: Les écoles sont ouvertes lundi.``;
+a ``|`` before ``fr:`` is fine too, as /enddispute writes it). ``en:`` may mark the English part
+too, in either order; the markers are read in any case, with or without a space before the
+colon ("FR :", as French keyboards type it). A text with
 no marker is one language (French when it reads as French, else English) and everyone gets
 it: recipients of the other language get it under a header in theirs, with a line saying it
 was written in one language only.
@@ -62,18 +63,23 @@ def split_languages(body: str) -> dict[str, str]:
     if len(set(tags)) != len(tags):
         raise BroadcastError("broadcast_marker_twice", marker=f"{tags[0]}:")
     parts: dict[str, str] = {}
-    lead = body[:found[0].start()].strip()
+    lead = _part(body[:found[0].start()])
     if lead:  # "Schools open. fr: Les écoles...": the untagged lead is the other language
         if len(tags) == 2:
             raise BroadcastError("broadcast_text_before_markers")
         parts["fr" if tags[0] == "en" else "en"] = lead
     for k, match in enumerate(found):
         end = found[k + 1].start() if k + 1 < len(found) else len(body)
-        text = body[match.end():end].strip()
+        text = _part(body[match.end():end])
         if not text:
             raise BroadcastError("broadcast_part_empty", marker=f"{tags[k]}:")
         parts[tags[k]] = text
     return parts
+
+
+def _part(text: str) -> str:
+    """One language's text without the spaces and the "|" that may separate it from the next marker."""
+    return text.strip().strip("|").strip()
 
 
 def board_title(knowledge, board_id: str, language: str = "en") -> str:

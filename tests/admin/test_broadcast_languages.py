@@ -51,6 +51,7 @@ def parents(bot, said):
     ("Schools are open Monday. fr: Les écoles sont ouvertes lundi.",
      {"en": "Schools are open Monday.", "fr": "Les écoles sont ouvertes lundi."}),
     ("en: Open Monday. fr: Ouvert lundi.", {"en": "Open Monday.", "fr": "Ouvert lundi."}),
+    ("Open Monday. | fr: Ouvert lundi.", {"en": "Open Monday.", "fr": "Ouvert lundi."}),  # as /enddispute writes it
     ("fr: Ouvert lundi.\nen: Open Monday.", {"en": "Open Monday.", "fr": "Ouvert lundi."}),
     ("Open Monday.\nFR : Ouvert lundi.", {"en": "Open Monday.", "fr": "Ouvert lundi."}),  # a French keyboard's colon
     ("Open Monday.\nFr:\u00a0Ouvert lundi.", {"en": "Open Monday.", "fr": "Ouvert lundi."}),
