@@ -117,7 +117,8 @@ SHORT_CONTEXT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
                    "enseignante", "\u00e9ducatrice", "educatrice", "quartier", "courriel",
                    "abonnement", "conseil", "avis", "c\u00f4t\u00e9", "cote", "service",
                    "cousin", "neveu", "oncle", "grand", "plus", "seul", "\u00e9l\u00e8ve",
-                   "eleve", "coll\u00e8gue", "collegue")),
+                   "eleve", "coll\u00e8gue", "collegue", "boss", "employeur", "job", "ado", "cadet",
+                   "cadette", "a\u00een\u00e9", "aine", "char", "auto", "chauffeur", "gardien", "gardienne")),
     ),
 }
 

@@ -589,7 +589,7 @@ def test_french_spans():
 
 @pytest.mark.parametrize(
     "text",
-    ["mon enfant", "mon fils est malade", "mon \u00e9cole est ferm\u00e9e?", "pour mon gar\u00e7on",
+    ["mon enfant", "mon fils est malade", "faut que j'avertisse mon boss", "mon employeur", "mon \u00e9cole est ferm\u00e9e?", "pour mon gar\u00e7on",
      "est-ce que mon \u00e9cole est ouverte", "c'est quoi la gr\u00e8ve", "ce que je veux savoir",
      "garderie", "les enfants", "domain name", "hierarchy", "lundis", "la semaine prochaine"],
 )
