@@ -46,7 +46,7 @@ def _offer(turn: Turn) -> str:
     context.awaiting, context.asked = "choice", turn.msg.time.isoformat()
     context.choices, context.question = list(turn.meta["choices"]), turn.question[:200]
     turn.meta["choice_labels"] = [turn.voice.text(c, "question") for c in offered]
-    return replies.offer(turn.meta["choice_labels"], turn.voice.language)
+    return replies.offer(turn.meta["choice_labels"], turn.voice.language, buttons=turn.msg.buttons)
 
 
 def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] | None:

@@ -195,6 +195,7 @@ def test_two_close_cards_are_offered_and_the_pick_is_answered_and_logged(bot, sa
     replies = bot.handle(message("what about the zorblax helpers"))
     offer = replies[0].text
     assert offer.startswith("Do you mean:\n1. Question about ea ") and "\n2. Question about ea " in offer
+    assert offer.endswith("Send 1 or 2.")  # no buttons in the console: nothing to tap
     assert replies[0].meta["choices"] and len(replies[0].meta["choice_labels"]) == 2
     chosen = replies[0].meta["choices"][1]
     answer = say("the second one")
