@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import answers, conversation, replies, timeliness
+from bot.boards import CATHOLIC_WORDS, ENGLISH_WORDS, FRENCH_WORDS
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.matcher import FILLER
@@ -67,6 +68,10 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         texts = _board_given(bot, turn)
         if texts is not None:
             return texts
+    if fresh and analysis.board is None and context.board and context.topic in HANDLERS:
+        # Within a conversation, a message naming no board is about the board just discussed:
+        # "is peel open monday?" then "and daycare?" or "how will I find out?" is about Peel.
+        turn.board = turn.knowledge.board(context.board) or turn.board
     social = conversation.social_turn(norm)
     if social is not None:
         analysis.intent = "help"
@@ -76,12 +81,9 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
     if not fresh or context.topic not in HANDLERS:
         return None
-    board = turn.board
-    if analysis.board is None and context.board:  # a follow-up is about the board of the last answer
-        turn.board = turn.knowledge.board(context.board) or turn.board
     texts = _lean_on_last_answer(bot, turn, norm)
-    if texts is None:
-        turn.board = board  # not a follow-up: the user's own board again
+    if texts is None and conversation.continues(norm) and turn.day is None and context.day:
+        turn.day = context.the_day()  # "and daycare?" after "is peel open monday?": a new question, the same day
     return texts
 
 
@@ -108,8 +110,13 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     return HANDLERS[analysis.intent](bot, turn)
 
 
+# Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
+_BOARD_WORDS = CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | {"conseil", "public", "publique", "district"}
+
+
 def _content(analysis) -> list[str]:
-    return [w for w in analysis.processed.split() if w not in FILLER and w not in ("what", "about", "and", "how")]
+    return [w for w in analysis.processed.split()
+            if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS]
 
 
 def _follow_up(turn: Turn, kind: str) -> list[str]:

@@ -115,6 +115,32 @@ def test_console_style_follow_ups_keep_the_thread(say):
     assert say("is that confirmed?").startswith("No: I have no confirmed information from Toronto Catholic")
 
 
+def test_a_new_question_in_a_conversation_keeps_its_board(bot, say):
+    say("is school open monday in peel")
+    response = bot.respond(message("how will I find out if it closes?"))
+    assert (response.intent, response.board, response.date) == ("updates_source", "pdsb", None)
+    say("/board tdsb")
+    say("is peel open monday")
+    say("my board is durham")  # setting a board moves the conversation there too
+    assert bot.respond(message("how will I find out?")).board == "ddsb"
+
+
+def test_and_a_new_topic_keeps_the_board_and_the_day(bot, say):
+    say("is school open monday in peel")
+    response = bot.respond(message("and daycare?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("childcare", "pdsb", "2019-10-07")
+
+
+def test_french_follow_ups_keep_the_thread(bot, say):
+    say("Les écoles de Peel vont fermer lundi?")
+    response = bot.respond(message("pis la garderie?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("childcare", "pdsb", "2019-10-07")
+    say("les écoles du TDSB sont-elles ouvertes lundi?")
+    response = bot.respond(message("ok et le conseil catholique anglais de Toronto?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("school_status", "tcdsb", "2019-10-07")
+    assert response.text.startswith("Toronto Catholic District School Board, lundi 7 octobre")
+
+
 def test_follow_ups_expire(say):
     say("is school open monday in peel")
     later = THURSDAY + timedelta(minutes=20)
