@@ -101,6 +101,11 @@ def test_a_card_answer_in_french_from_the_card_french_texts(bot):
     assert "qu'en anglais" not in reply  # the card has its French texts
 
 
+def test_what_the_reports_do_not_say_is_said_as_such_in_french(bot):
+    reply = french(bot, "l'autobus scolaire passe tu lundi?")
+    assert reply.startswith("Je n'ai pas d'information sur les autobus scolaires")
+
+
 def test_the_language_is_remembered_and_one_french_word_does_not_switch_an_english_user(bot):
     assert "lundi 7 octobre" in french(bot, "l'école est-elle ouverte lundi à peel?")
     assert french(bot, "merci") == "De rien! Envoyez /subscribe pour recevoir les mises à jour officielles de votre conseil scolaire."
