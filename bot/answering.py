@@ -32,6 +32,8 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
         return [_offer(turn)]
     if turn.card is not None:
         texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full, voice=turn.voice)]
+        if turn.board is not None and turn.card.topic in _BOARD_LINES and not _names(texts[0], turn.board):
+            texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
     topic = analysis.out_of_scope
@@ -216,13 +218,40 @@ def on_withdrawn_services(bot: Bot | None, turn: Turn) -> list[str]:
 def on_childcare(bot: Bot | None, turn: Turn) -> list[str]:
     texts = _facts(turn, "childcare", "no_childcare")
     if turn.board is not None:
-        day = answers.next_school_day(turn.day or turn.today)
-        own, _ = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
-        if own is not None:
-            lang = turn.voice.language
-            texts[0] += "\n" + turn.voice.say("board_status", board=turn.board.name, when=describe_day(day, turn.today, lang),
-                                              status=answers.status_label(own, lang, turn.knowledge))
+        texts[0] = _with_childcare_line(turn, texts[0])
     return texts
+
+
+def _childcare_board_line(turn: Turn) -> str:
+    """Child care asked for a board: what the board said about the day, else where it posts its news."""
+    day = answers.next_school_day(turn.day or turn.today)
+    own, _ = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
+    if own is None:
+        return turn.voice.say("check_website", website=turn.board.website)
+    lang = turn.voice.language
+    return turn.voice.say("board_status", board=turn.board.name, when=describe_day(day, turn.today, lang),
+                          status=answers.status_label(own, lang, turn.knowledge))
+
+
+def _names(text: str, board) -> bool:
+    folded = normalize(text)
+    return normalize(board.name) in folded or board.website.split("//")[-1].removeprefix("www.") in folded
+
+
+def _with_childcare_line(turn: Turn, text: str) -> str:
+    """An answer on child care, asked for a board: the board's line, before the source line."""
+    lines = text.split("\n")
+    at = len(lines) - 1 if len(lines) > 1 and lines[-1].startswith("Source") else len(lines)
+    return "\n".join([*lines[:at], _childcare_board_line(turn), *lines[at:]])
+
+
+def _with_updates_line(turn: Turn, text: str) -> str:
+    """A general card on where to find news, asked for a board: the board's own website first."""
+    return turn.voice.say("board_posts_updates", board=turn.board.name, website=turn.board.website) + "\n" + text
+
+
+# Card topics whose general answer, asked for a board, gets a line of that board's own.
+_BOARD_LINES = {"childcare": _with_childcare_line, "updates_source": _with_updates_line}
 
 
 def on_negotiations(bot: Bot | None, turn: Turn) -> list[str]:

@@ -114,6 +114,16 @@ def test_a_card_for_the_users_board_wins_over_the_general_one(say):
     assert "closures are possible" not in reply  # Peel's and York's words are not TDSB's
 
 
+def test_a_general_card_asked_for_a_board_adds_that_boards_own_word_or_website(say):
+    updates = say("where can I find updates for durham")
+    assert updates.startswith("Durham District School Board posts its official updates at https://www.ddsb.ca")
+    care = say("la garderie du CECCE est-elle ouverte demain?").split("\n")
+    assert "Consultez le site Web du conseil : https://www.ecolecatholique.ca" in care
+    assert care[-1].startswith("Source")  # the board's line comes before the source
+    peel = say("is the before school program open monday in peel?")
+    assert "Peel District School Board, Monday, October 7: not decided yet" in peel
+
+
 def test_no_board_status_gives_the_province_picture_and_asks_the_board_in_one_reply(bot):
     replies = bot.handle(message("is school open monday?"))
     assert len(replies) == 1
