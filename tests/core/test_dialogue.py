@@ -125,6 +125,12 @@ def test_a_new_question_in_a_conversation_keeps_its_board(bot, say):
     assert bot.respond(message("how will I find out?")).board == "ddsb"
 
 
+def test_keep_me_posted_after_a_board_question_subscribes_to_that_board(say, store):
+    say("Est-ce que le CEPEO ferme lundi?")
+    say("ok tiens-moi au courant")
+    assert store.subscriptions_of("test", "u1") == ["cepeo"]
+
+
 def test_and_a_new_topic_keeps_the_board_and_the_day(bot, say):
     say("is school open monday in peel")
     response = bot.respond(message("and daycare?"))
