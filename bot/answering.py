@@ -36,6 +36,10 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
+    if analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
+            and not _names(texts[0], turn.board):
+        # "does it affect the CEPEO?": the reports name no board's workers, so the board's own site
+        texts[0] = _before_source(texts[0], turn.voice.say("check_website", website=turn.board.website))
     topic = analysis.out_of_scope
     if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
         texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
@@ -240,9 +244,13 @@ def _names(text: str, board) -> bool:
 
 def _with_childcare_line(turn: Turn, text: str) -> str:
     """An answer on child care, asked for a board: the board's line, before the source line."""
+    return _before_source(text, _childcare_board_line(turn))
+
+
+def _before_source(text: str, line: str) -> str:
     lines = text.split("\n")
     at = len(lines) - 1 if len(lines) > 1 and lines[-1].startswith("Source") else len(lines)
-    return "\n".join([*lines[:at], _childcare_board_line(turn), *lines[at:]])
+    return "\n".join([*lines[:at], line, *lines[at:]])
 
 
 def _with_updates_line(turn: Turn, text: str) -> str:

@@ -115,6 +115,12 @@ def test_a_card_for_the_users_board_wins_over_the_general_one(say):
     assert "closures are possible" not in reply  # Peel's and York's words are not TDSB's
 
 
+def test_are_a_boards_schools_affected_points_to_that_boards_website(say):
+    reply = say("are durham schools affected by the strike?")
+    assert "55,000" in reply and "Check the board's website: https://www.ddsb.ca" in reply
+    assert "website" not in say("who is on strike?")
+
+
 def test_a_question_on_an_earlier_date_gets_that_date_not_the_latest_news(store):
     reply = answers.strike_dates(store.knowledge(), THURSDAY, "when did work to rule start?")
     assert reply.startswith("Mon Sep 30: Work-to-rule starts")
