@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 # Topics whose answer depends on the board and the day: "and tcdsb?" / "what about tuesday?" re-ask them.
 _BOARD_DAY_TOPICS = frozenset({"school_status", "childcare"})
+# Topics a day can be asked about: "and the daycare?", "and will the custodians clean?" keep the day continued;
+# "and are they still negotiating?", "and how long will it last?" name none.
+_DAY_TOPICS = _BOARD_DAY_TOPICS | {"withdrawn_services", "updates_source"}
 
 
 def answer(bot: Bot, turn: Turn) -> list[str]:
@@ -53,7 +56,7 @@ def _offer(turn: Turn) -> str:
     context.awaiting, context.asked = "choice", turn.msg.time.isoformat()
     context.choices, context.question = list(turn.meta["choices"]), turn.question[:200]
     turn.meta["choice_labels"] = [turn.voice.text(c, "question") for c in offered]
-    return replies.offer(turn.meta["choice_labels"], turn.voice.language)
+    return replies.offer(turn.meta["choice_labels"], turn.voice.language, buttons=turn.msg.buttons)
 
 
 def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] | None:
@@ -74,23 +77,41 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         texts = _board_given(bot, turn)
         if texts is not None:
             return texts
-    if fresh and analysis.board is None and context.board and context.topic in HANDLERS:
-        # Within a conversation, a message naming no board is about the board just discussed:
-        # "is peel open monday?" then "and daycare?" or "how will I find out?" is about Peel.
-        turn.board = turn.knowledge.board(context.board) or turn.board
     social = conversation.social_turn(norm)
     if social is not None:
         analysis.intent = "help"
         lang = turn.voice.language
+        if fresh:
+            _stay_in_conversation(turn)  # "thanks" after a question on Peel is still about Peel
         if social == "thanks":
             return [replies.welcome(bot.subscribed(turn.msg), lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
     if not fresh or context.topic not in HANDLERS:
         return None
+    board = turn.board
+    if analysis.board is None and context.board:  # a follow-up is about the board of the last answer
+        turn.board = turn.knowledge.board(context.board) or turn.board
     texts = _lean_on_last_answer(bot, turn, norm)
-    if texts is None and conversation.continues(norm) and turn.day is None and context.day:
-        turn.day = context.the_day()  # "and daycare?" after "is peel open monday?": a new question, the same day
+    if texts is None:
+        turn.board = board  # not a follow-up: the user's own board again...
+        _stay_in_conversation(turn, conversation.continues(norm))  # ...unless they have none, or it continues
     return texts
+
+
+def _stay_in_conversation(turn: Turn, continued: bool = False) -> None:
+    """A new question a minute after another, naming no board, is about the board just talked about when the
+    user has not set one ("is tcdsb open tomorrow?" then "ok, when does the strike start?"); a status or
+    child-care question naming no day, asked after one about a day, is about that day ("are peel schools
+    closed monday?" then "what do I do with the kids?"; "is tdsb closed today?" then "what about the
+    catholic ones in toronto?"). A question that `continued` the last one ("and daycare?", "pis la
+    garderie?") keeps its board and its day whatever board the user set."""
+    context, analysis = turn.context, turn.analysis
+    if analysis.board is None and context.board and (continued or not turn.remembered_board):
+        turn.board = turn.knowledge.board(context.board) or turn.board
+    if turn.day is None and not analysis.weekend and context.day and (
+            (continued and (analysis.intent in _DAY_TOPICS or analysis.out_of_scope is not None))
+            or (analysis.intent in _BOARD_DAY_TOPICS and context.topic in _BOARD_DAY_TOPICS)):
+        turn.day = context.the_day()
 
 
 def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:

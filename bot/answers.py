@@ -245,8 +245,15 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
     return shape(parts[0] if parts else text, support, cite(knowledge, best.source, best.published, voice.language))
 
 
-# Topics where a newer timeline event (a deal, a strike called off) may overtake a card's answer.
-_NEWS_TOPICS = frozenset({"strike_dates", "negotiations", "school_status"})
+# Topics where a newer timeline event may overtake a card's answer, and the kinds of event that can:
+# a deal overtakes "is there a deal?", a board closing its schools does not.
+_SETTLING = {"deal", "called_off", "return_to_work", "law_passed", "law_repealed"}
+_OVERTAKEN_BY = {
+    "negotiations": frozenset(_SETTLING | {"bargaining"}),
+    "strike_dates": frozenset(_SETTLING | {"strike_notice", "full_strike_start", "work_to_rule_start",
+                                           "legal_strike_position", "schools_closed", "schools_reopen"}),
+    "school_status": frozenset(_SETTLING | {"full_strike_start", "schools_closed", "schools_reopen"}),
+}
 
 
 def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *, full: bool = False,
@@ -257,8 +264,9 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
     published after the card comes first: the card's answer may be overtaken.
     """
     lang = voice.language
-    if at is not None and card.topic in _NEWS_TOPICS:
-        newer = [e for e in knowledge.events(at) if e.published > card.published]
+    kinds = _OVERTAKEN_BY.get(card.topic)
+    if at is not None and kinds:
+        newer = [e for e in knowledge.events(at) if e.published > card.published and e.kind in kinds]
         if newer:
             latest = max(newer, key=lambda e: e.published)
             return shape(voice.say("latest", day=short_day(latest.day, lang), text=voice.text(latest, "text")),

@@ -46,6 +46,9 @@ ACROSS_LEAD = 0.06  # ...when it leads the next card by this much
 OVERRULE_BAR = 0.58  # a card of another topic than a sure intent's needs this much (and the lead)
 BOARD_BONUS = 0.05  # added to a card written for the user's board
 SURE = 0.5  # the matcher's confidence from which its intent is taken as sure
+# Cards kept per question before the ones not visible at its time are dropped: a chain of cards
+# that replace one another ("is it over?" on Sept 29, on Oct 2...) must not crowd out the visible one.
+KEPT = 32
 CLOSE = 0.03  # two cards this close, both over ACROSS_BAR, with different answers: offer the choice
 
 
@@ -145,14 +148,14 @@ class CardIndex:
             (index, FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0))
             for index in set(fuzzy) | set(cosine)
         ]
-        if len(raw) > 8:
-            # Only a score that rounds to the eighth best or higher can be kept; rounding keeps the order,
-            # and the scores left out round lower than the eighth best, so none is worth rounding.
-            eighth = round(sorted([value for _, value in raw], reverse=True)[7], 4)
-            raw = [pair for pair in raw if pair[1] > eighth - 0.0001]
+        if len(raw) > KEPT:
+            # Only a score that rounds to the KEPT-th best or higher can be kept; rounding keeps the order,
+            # and the scores left out round lower than that, so none is worth rounding.
+            last = round(sorted([value for _, value in raw], reverse=True)[KEPT - 1], 4)
+            raw = [pair for pair in raw if pair[1] > last - 0.0001]
         scored = [(index, round(value, 4)) for index, value in raw]
         scored.sort(key=lambda pair: pair[1], reverse=True)
-        return tuple(scored[:8])
+        return tuple(scored[:KEPT])
 
     def find(self, processed: str, at: datetime, board: str | None) -> list[Match]:
         """The cards for a prepared question that answer at `at` for `board`, best first."""
@@ -175,7 +178,7 @@ class CardIndex:
             if self.cards[i].id in visible and self.cards[i].applies_to(board)
         ]
         found.sort(key=lambda m: m.score, reverse=True)
-        return tuple(found)
+        return tuple(found[:8])
 
 
 def prepare(matcher: IntentMatcher, text: str) -> str:

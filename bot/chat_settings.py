@@ -69,7 +69,7 @@ def on_subscribe(bot: Bot, turn: Turn) -> list[str]:
     name = voice.say("all_boards") if board_id == ALL_BOARDS else turn.knowledge.board(board_id).name
     if bot.dry_run:
         return [voice.say("would_subscribe", board=name)]
-    new = bot.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id)
+    new = bot.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id, lang)
     in_group = msg.chat_kind == ChatKind.GROUP
     if not new:
         key = "group_already_subscribed" if in_group else "already_subscribed"

@@ -33,6 +33,7 @@ class Incoming:
     user_name: str = ""  # for display only, never for authorisation
     group_admin: bool = False  # the platform says this user administers this group
     language: str = ""  # the platform's language for this user ("fr", "en-US"...): a first guess only
+    buttons: bool = False  # the platform shows an offered choice as buttons (Telegram, Discord)
 
 
 @dataclass(frozen=True, slots=True)

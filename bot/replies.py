@@ -137,10 +137,10 @@ def goodbye(language: str = "en") -> str:
     return say("goodbye", language)
 
 
-def offer(questions: list[str], language: str = "en") -> str:
-    """'Do you mean: 1. ... 2. ...?' for the questions of the cards offered."""
+def offer(questions: list[str], language: str = "en", *, buttons: bool = False) -> str:
+    """'Do you mean: 1. ... 2. ...?' for the questions of the cards offered (with buttons: 'tap one')."""
     listed = "\n".join(f"{n}. {q.rstrip('?').rstrip()}?" for n, q in enumerate(questions, 1))
-    return say("offer", language, listed=listed)
+    return say("offer_buttons" if buttons else "offer", language, listed=listed)
 
 
 # ------------------------------------------------------------ platform words

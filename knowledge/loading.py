@@ -7,6 +7,7 @@ is written anywhere until a whole file has passed.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from datetime import date, datetime
 from functools import lru_cache
@@ -301,6 +302,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
     for card in cards:
         if card.replaces and card.replaces not in card_ids:
             problems.append(f"cards ({card.id}): 'replaces' names {card.replaces!r}, which is not a card in this file")
+    cards = _inherit_phrasings(cards)
 
     if problems:
         raise LoadError(path, problems)
@@ -308,6 +310,33 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         path, tuple(sources.values()), tuple(facts), tuple(statuses), tuple(services), tuple(timeline), tuple(cards),
         pack=info, warnings=tuple(warnings),
     )
+
+
+def _inherit_phrasings(cards: list[Card]) -> list[Card]:
+    """A card that replaces another and lists no phrasings of its own is asked the same ways.
+
+    "Is it over?" is asked alike on Sept 29 and on Oct 2: the later card of a chain
+    takes the phrasings (English and French) of the card it replaces, so a pack's
+    writer does not copy them, and the visible card is found by them.
+    """
+    by_id = {card.id: card for card in cards}
+
+    def phrasings(card: Card, seen: frozenset[str] = frozenset()) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        own_fr = tuple((card.fr or {}).get("phrasings") or ())
+        older = by_id.get(card.replaces) if card.replaces and card.replaces not in seen else None
+        if older is None:
+            return card.phrasings, own_fr
+        english, french = phrasings(older, seen | {card.id})
+        return card.phrasings or english, own_fr or french
+
+    out = []
+    for card in cards:
+        english, french = phrasings(card)
+        if english != card.phrasings or (french and not (card.fr or {}).get("phrasings")):
+            fr = {**(card.fr or {}), "phrasings": french} if french else card.fr
+            card = dataclasses.replace(card, phrasings=english, fr=fr)
+        out.append(card)
+    return out
 
 
 CARD_FRENCH_FIELDS = ("question", "answer", "details", "phrasings")

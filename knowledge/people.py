@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 
 from knowledge.model import ALL_BOARDS
 
+LANGUAGES = ("en", "fr")
+
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
@@ -27,35 +29,45 @@ class PeopleRecords:
         return {"board": row[0], "pending": json.loads(row[1]) if row[1] else None}
 
     def set_user(self, platform: str, user_id: str, *, board: str | type | None = ..., pending: dict | type | None = ...) -> None:
-        """Change what is remembered of a user (one statement: only the fields given change)."""
+        """Change what is remembered of a user (one statement: only the fields given change).
+
+        The language the conversation memory holds (`pending["language"]`) is kept in its own column
+        too, so a broadcast can pick each subscriber's language in SQL."""
         changes = {}
         if board is not ...:
             changes["board"] = board
         if pending is not ...:
             changes["pending"] = json.dumps(pending) if pending else None
+            language = pending.get("language") if isinstance(pending, dict) else None
+            changes["language"] = language if language in LANGUAGES else None
         if not changes:
             return
         updates = ", ".join(f"{column} = excluded.{column}" for column in (*changes, "updated"))
         with self._writing():
             self.conn.execute(
-                "INSERT INTO users (platform, user_id, board, pending, updated) VALUES (?, ?, ?, ?, ?) "
+                "INSERT INTO users (platform, user_id, board, pending, language, updated) VALUES (?, ?, ?, ?, ?, ?) "
                 f"ON CONFLICT(platform, user_id) DO UPDATE SET {updates}",
-                (platform, user_id, changes.get("board"), changes.get("pending"), _now()),
+                (platform, user_id, changes.get("board"), changes.get("pending"), changes.get("language"), _now()),
             )
 
     # --------------------------------------------------------- subscriptions
-    def subscribe(self, platform: str, chat_id: str, board: str, chat_kind: str, user_id: str) -> bool:
-        """Subscribe a chat to a board (or 'all'). Returns False if it already was."""
+    def subscribe(self, platform: str, chat_id: str, board: str, chat_kind: str, user_id: str,
+                  language: str | None = None) -> bool:
+        """Subscribe a chat to a board (or 'all'). Returns False if it already was.
+
+        `language` is the one the subscriber was answered in: a group's broadcasts come in it (a
+        private chat's in its user's remembered language, else this one)."""
         now = _now()
         with self._writing():
             row = self.conn.execute(
                 "SELECT active FROM subscriptions WHERE platform = ? AND chat_id = ? AND board = ?", (platform, chat_id, board)
             ).fetchone()
             self.conn.execute(
-                "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT(platform, chat_id, board) DO UPDATE SET active = 1, "
-                "updated = excluded.updated, user_id = excluded.user_id",
-                (platform, chat_id, board, chat_kind, user_id, now, now),
+                "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated, "
+                "language) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT(platform, chat_id, board) DO UPDATE SET "
+                "active = 1, updated = excluded.updated, user_id = excluded.user_id, "
+                "language = COALESCE(excluded.language, language)",
+                (platform, chat_id, board, chat_kind, user_id, now, now, language),
             )
         return not (row and row[0])
 

@@ -55,11 +55,11 @@ def message_to_incoming(message: discord.Message, me: discord.abc.User | None) -
     text = message.content or ""
     if message.guild is None:
         return Incoming(PLATFORM, dm_chat_id(author.id), str(author.id), text, message.created_at,
-                        ChatKind.PRIVATE, True, author.display_name)
+                        ChatKind.PRIVATE, True, author.display_name, buttons=True)
     addressed, text = _addressed(message, text, me)
     admin = isinstance(author, discord.Member) and manages_server(author.guild_permissions)
     return Incoming(PLATFORM, channel_chat_id(message.channel.id), str(author.id), text, message.created_at,
-                    ChatKind.GROUP, addressed, author.display_name, admin)
+                    ChatKind.GROUP, addressed, author.display_name, admin, buttons=True)
 
 
 def _addressed(message: discord.Message, text: str, me: discord.abc.User | None) -> tuple[bool, str]:
@@ -89,12 +89,13 @@ def interaction_to_incoming(interaction: discord.Interaction, text: str) -> Inco
     language = interaction.locale.value if interaction.locale else ""
     if interaction.guild_id is None:
         return Incoming(PLATFORM, dm_chat_id(user.id), str(user.id), text, interaction.created_at,
-                        ChatKind.PRIVATE, True, user.display_name, language=language)
+                        ChatKind.PRIVATE, True, user.display_name, language=language, buttons=True)
     admin = manages_server(interaction.permissions)
     if isinstance(user, discord.Member) and interaction.guild is not None:
         admin = admin or manages_server(user.guild_permissions)
     return Incoming(PLATFORM, channel_chat_id(interaction.channel_id or 0), str(user.id), text,
-                    interaction.created_at, ChatKind.GROUP, True, user.display_name, admin, language=language)
+                    interaction.created_at, ChatKind.GROUP, True, user.display_name, admin, language=language,
+                    buttons=True)
 
 
 def command_text(name: str, *arguments: str | None) -> str:

@@ -63,4 +63,4 @@ def pick_to_incoming(query: CallbackQuery, now: datetime) -> Incoming | None:
     kind = ChatKind.PRIVATE if chat.type == ChatType.PRIVATE else ChatKind.GROUP
     user = query.from_user
     return Incoming(PLATFORM, str(chat.id), str(user.id), str(parsed[0]), now, kind, True, user.full_name,
-                    language=user.language_code or "")
+                    language=user.language_code or "", buttons=True)

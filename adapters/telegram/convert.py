@@ -63,7 +63,8 @@ def to_incoming(message: Message, me: Identity) -> Incoming | None:
     else:
         # the language of the user's Telegram app ("fr", "en"): a first guess only
         user_id, name, language = str(user.id), user.full_name, user.language_code or ""
-    return Incoming(PLATFORM, str(chat.id), user_id, text, message.date, kind, addressed, name, language=language)
+    return Incoming(PLATFORM, str(chat.id), user_id, text, message.date, kind, addressed, name, language=language,
+                    buttons=True)
 
 
 def strip_address(text: str, me: Identity) -> tuple[bool, str]:

@@ -67,7 +67,7 @@ def test_withdrawn_services_lists_workers_and_sources(say):
 def test_out_of_scope_says_no_information(say):
     reply = say("are the school buses running on monday")
     first = reply.split("\n")[0]
-    assert first.startswith("I have no information on") or first.startswith("The reports don't mention")
+    assert first.startswith(("I have no information on", "I don't know: the reports don't mention"))
     assert "transportation" in first
 
 
@@ -177,6 +177,18 @@ def test_a_newer_event_comes_before_an_older_card(bot, store):
     ))
     reply = bot.handle(message("is the strike over?", at=at(2019, 10, 3, 10)))[0].text
     assert reply.startswith("Latest: Thu Oct 3: A tentative deal was reached.")
+
+
+def test_a_newer_event_of_another_kind_does_not_overtake_a_card(bot, store):
+    """A board closing its schools says nothing about whether there is a deal."""
+    from knowledge.model import TimelineEvent
+
+    store.put_event(TimelineEvent(
+        id="closed-test", kind="other", day=date(2019, 10, 3), text="Some boards moved classes online.",
+        source="Province-wide update", published=at(2019, 10, 3, 8), author="test:staff",
+    ))
+    reply = bot.handle(message("is there a deal yet?", at=at(2019, 10, 3, 10)))[0].text
+    assert not reply.startswith("Latest:") and "online" not in reply
 
 
 def test_eval_checks_reply_words_up_front_and_follow_ups(bot):

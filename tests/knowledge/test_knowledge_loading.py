@@ -189,6 +189,18 @@ def test_cards_load_and_show_only_while_current(tmp_path):
     assert knowledge.card_by_id["over-early"].fr["answer"].startswith("Non")
 
 
+def test_a_card_that_replaces_another_is_asked_the_same_ways(tmp_path):
+    """A chain's later card lists no phrasings: it takes the replaced card's, English and French."""
+    path = tmp_path / "pack.yaml"
+    path.write_text(CARDS_FILE)
+    early, later = load_knowledge(path, ["tdsb", "pdsb"]).cards
+    assert later.phrasings == early.phrasings
+    assert later.fr == {"phrasings": ("la greve est finie",)}
+    own = CARDS_FILE.replace("    replaces: over-early", "    replaces: over-early\n    phrasings: [is it finished]")
+    path.write_text(own)
+    assert load_knowledge(path, ["tdsb", "pdsb"]).cards[1].phrasings == ("is it finished",)  # its own win
+
+
 def test_a_bad_card_names_its_entry_and_problem(tmp_path):
     path = tmp_path / "pack.yaml"
     path.write_text(CARDS_FILE.replace("boards: [tdsb]", "boards: [nowhere]").replace("replaces: over-early", "replaces: gone"))

@@ -30,6 +30,7 @@ async def test_a_choice_in_a_dm_gets_buttons_and_a_press_is_answered_and_logged(
     buttons = _buttons(offer)
     assert [b["custom_id"] for b in buttons] == [f"choice:1:{parent.id}", f"choice:2:{parent.id}"]
     assert [b["label"] for b in buttons] == offer.content.splitlines()[1:3]
+    assert offer.content.endswith("Tap one, or send 1 or 2.")
 
     await fake.press(parent, offer, 2)
     sent = await fake.wait_sent(3)

@@ -23,6 +23,7 @@ async def test_a_choice_gets_buttons_and_a_press_is_answered_and_logged(fake, bo
         buttons = fake.sent(PARENT)[0]["reply_markup"]["inline_keyboard"]
         assert [[b["callback_data"] for b in row] for row in buttons] == [[f"choice:1:{PARENT}"], [f"choice:2:{PARENT}"]]
         assert [row[0]["text"] for row in buttons] == [line for line in offer.splitlines()[1:3]]
+        assert offer.endswith("Tap one, or send 1 or 2.")  # the buttons are there to tap
 
         press = fake.click(PARENT, 2)
         texts = await answered(fake, press, PARENT, count=2)
