@@ -309,8 +309,8 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     candidates = future + list(reversed(past))  # the next event first, then the latest
     best = max(candidates, key=lambda e: _overlap(asked, _searchable(e, "text", voice)))
     latest = max(events, key=lambda e: e.published)
-    if latest.published > best.published:  # newer news (a deal, a strike called off) comes first
-        best = latest
+    if latest.published > best.published and (latest.kind in _SETTLING or not _overlap(asked, _searchable(best, "text", voice))):
+        best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
     others = [e for e in future if e is not best][:1] or [e for e in reversed(past) if e is not best][:1]
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
     support = []
@@ -318,6 +318,10 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
         key = "next_event" if others[0].day > today else "before_that"
         support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
+
+
+# Events that overtake the earlier ones whatever was asked: "when does it start?" after a deal is answered with the deal.
+_SETTLING = frozenset({"deal", "called_off"})
 
 
 def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:

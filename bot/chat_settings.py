@@ -46,6 +46,8 @@ def _subscription_board(turn: Turn) -> str | None:
         return turn.analysis.board.board_id
     if words & {"all", "every", "everything", "tous", "toutes", "tout"}:
         return ALL_BOARDS
+    if turn.board is not None and not turn.analysis.command:  # "keep me posted" after "is peel open monday?"
+        return turn.board.id
     return turn.remembered_board
 
 

@@ -146,6 +146,40 @@ def test_a_childs_ea_at_school_is_not_answered_with_the_union_list(say):
     assert say("are EAs on strike too?").startswith("Yes: education assistants (EAs) are among the CUPE")
 
 
+def test_a_question_continuing_the_last_one_keeps_its_board_over_the_users_own(bot, say):
+    say("is school open monday in peel")
+    response = bot.respond(message("how will I find out if it closes?"))
+    assert (response.intent, response.board, response.date) == ("updates_source", "pdsb", None)
+    say("/board tdsb")
+    say("is peel open monday")
+    assert bot.respond(message("and daycare?")).board == "pdsb"  # "and ...": still Peel
+    assert bot.respond(message("how will I find out?")).board == "tdsb"  # a new question: the user's own
+    say("/board durham")  # setting a board moves the conversation there too
+    assert bot.respond(message("and daycare?")).board == "ddsb"
+
+
+def test_keep_me_posted_after_a_board_question_subscribes_to_that_board(say, store):
+    say("Est-ce que le CEPEO ferme lundi?")
+    say("ok tiens-moi au courant")
+    assert store.subscriptions_of("test", "u1") == ["cepeo"]
+
+
+def test_and_a_new_topic_keeps_the_board_and_the_day(bot, say):
+    say("is school open monday in peel")
+    response = bot.respond(message("and daycare?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("childcare", "pdsb", "2019-10-07")
+
+
+def test_french_follow_ups_keep_the_thread(bot, say):
+    say("Les écoles de Peel vont fermer lundi?")
+    response = bot.respond(message("pis la garderie?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("childcare", "pdsb", "2019-10-07")
+    say("les écoles du TDSB sont-elles ouvertes lundi?")
+    response = bot.respond(message("ok et le conseil catholique anglais de Toronto?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("school_status", "tcdsb", "2019-10-07")
+    assert response.text.startswith("Toronto Catholic District School Board, lundi 7 octobre")
+
+
 def test_follow_ups_expire(say):
     say("is school open monday in peel")
     later = THURSDAY + timedelta(minutes=20)
