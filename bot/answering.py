@@ -223,7 +223,8 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
 
 
 def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
-    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full, voice=turn.voice)
+    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full, voice=turn.voice,
+                                board=turn.board)
     return [text or turn.voice.say(empty)]
 
 

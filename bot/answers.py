@@ -228,9 +228,14 @@ def _searchable(entry: object, name: str, voice: Voice) -> str:
 
 
 def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str = "", *, full: bool = False,
-                 voice: Voice = ENGLISH) -> str | None:
-    """The fact that answers the question first, one supporting line, the source; full: up to six facts."""
+                 voice: Voice = ENGLISH, board: Board | None = None) -> str | None:
+    """The fact that answers the question first, one supporting line, the source; full: up to six facts.
+
+    Asked for a board, a fact about another board ("Peel asked parents to ...") is left out while others remain.
+    """
     facts: list[Fact] = knowledge.facts_about(topic, at)
+    if board is not None:
+        facts = [f for f in facts if not _names_another_board(knowledge, f.text, board.id)] or facts
     if not facts:
         return None
     if full:
@@ -243,6 +248,16 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
     parts = sentences(text)
     support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]
     return shape(parts[0] if parts else text, support, cite(knowledge, best.source, best.published, voice.language))
+
+
+def _names_another_board(knowledge: Knowledge, text: str, board_id: str) -> bool:
+    return any(other != board_id for other in _boards_named(knowledge, text))
+
+
+@lru_cache(maxsize=1024)
+def _boards_named(knowledge: Knowledge, text: str) -> frozenset[str]:
+    """The ids of the boards whose full name a text contains (cached per snapshot and text)."""
+    return frozenset(b.id for b in knowledge.boards.values() if b.name in text)
 
 
 # Topics where a newer timeline event may overtake a card's answer, and the kinds of event that can:

@@ -209,3 +209,10 @@ def test_eval_checks_reply_words_up_front_and_follow_ups(bot):
     text = report.render()
     assert "reply words:" in text and "answer up front:" in text and "median reply:" in text
     assert "intent accuracy [en]: 1.000 (1)" in text
+
+
+def test_a_fact_about_another_board_does_not_answer_for_this_one(say):
+    """A TDSB parent asking about care is not told what Peel asked its parents first."""
+    reply = say("my daughter is at a TDSB school in scarborough, do i need to find care for monday?")
+    assert not reply.startswith("The Peel District School Board")
+    assert "Toronto District School Board, Monday, October 7" in reply
