@@ -3,12 +3,15 @@
     python bench/broadcast.py                      # the issue's numbers: 100,000 unlimited, 3,000 at 30/s
     python bench/broadcast.py --subscribers 20000 --limited 600
     python bench/broadcast.py --quick              # a few seconds: 2,000 unlimited, 60 at 30/s (CI)
+    python bench/broadcast.py --french 0           # every subscriber reads English (as before broadcasts had languages)
 
 Part 1 sends one broadcast to --subscribers chats with the rate limiter off and
 prints deliveries per second, CPU time per delivery (this process: outbox +
 worker + python-telegram-bot; and the fake server's, separately) and peak
 memory. Part 2 sends one to --limited chats with [limits] telegram_per_second
-= --rate and prints the achieved rate against the limit. The fake server runs
+= --rate and prints the achieved rate against the limit. The broadcast has an English
+and a French text; --french of the subscribers (a quarter by default) read French and get
+the French one. The fake server runs
 as its own process (tests/fakes/telegram), so the two do not share a core.
 Figures are printed, never asserted.
 """
@@ -32,7 +35,7 @@ sys.path.insert(0, str(REPO))
 
 from adapters.telegram import open_sender, telegram_limits  # noqa: E402
 from bot.app import open_knowledge  # noqa: E402
-from bot.broadcast import Outbox, broadcast_text  # noqa: E402
+from bot.broadcast import Outbox, compose  # noqa: E402
 from bot.broadcast.worker import DeliveryWorker  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
@@ -85,15 +88,16 @@ class FakeServer:
         self.proc.wait(10)
 
 
-def make_store(directory: str, name: str, count: int):
+def make_store(directory: str, name: str, count: int, french: float = 0.0):
     settings = Settings().replace("database", path=os.path.join(directory, name))
     store = open_knowledge(settings)
-    rows = ((str(10_000_000 + i), str(10_000_000 + i)) for i in range(count))
+    every = round(1 / french) if french > 0 else 0  # each `every`-th subscriber reads French
+    rows = ((str(10_000_000 + i), str(10_000_000 + i), "fr" if every and i % every == 0 else "en") for i in range(count))
     with store.lock:
         store.conn.execute("BEGIN")
         store.conn.executemany(
-            "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated) "
-            "VALUES ('telegram', ?, 'tdsb', 'private', ?, 1, '2019-10-01', '2019-10-01')", rows,
+            "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated, language) "
+            "VALUES ('telegram', ?, 'tdsb', 'private', ?, 1, '2019-10-01', '2019-10-01', ?)", rows,
         )
         store.conn.execute("COMMIT")
     return settings, store
@@ -104,12 +108,11 @@ async def deliver(settings: Settings, store, server: FakeServer, *, progress: bo
     from zoneinfo import ZoneInfo
 
     outbox = Outbox(store)
-    body = "TDSB schools are open Monday, with reduced cleaning. Check tdsb.on.ca for details."
+    body = ("TDSB schools are open Monday, with reduced cleaning. Check tdsb.on.ca for details. fr: Les écoles du "
+            "TDSB sont ouvertes lundi, avec un entretien réduit. Détails sur tdsb.on.ca.")
+    made = compose(store.knowledge(), "tdsb", datetime.now(ZoneInfo("America/Toronto")), body, 3500)
     began = time.perf_counter()
-    broadcast_id = outbox.create(
-        "tdsb", body, broadcast_text("Toronto District School Board (TDSB)", datetime.now(ZoneInfo("America/Toronto")), body),
-        "bench:bench",
-    )
+    broadcast_id = outbox.create("tdsb", body, made.texts["en"], "bench:bench", text_fr=made.texts["fr"])
     queued = time.perf_counter() - began
     sent_before = server.sent()
     server_cpu0 = server.cpu()
@@ -153,7 +156,7 @@ class NullSender:
 
 async def deliver_null(settings: Settings, store) -> dict:
     outbox = Outbox(store)
-    broadcast_id = outbox.create("tdsb", "Hi", "Hi", "bench:bench")
+    broadcast_id = outbox.create("tdsb", "Hi", "Hi", "bench:bench", text_fr="Salut")
     worker = DeliveryWorker(store, NullSender(), settings, poll_interval=0.05)
     cpu0, t0 = time.process_time(), time.perf_counter()
     await worker.run(once=True)
@@ -168,6 +171,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rate", type=float, default=30.0, help="part 2: [limits] telegram_per_second")
     parser.add_argument("--concurrency", type=int, default=Settings().limits.delivery_concurrency,
                         help="[limits] delivery_concurrency (default: the settings default)")
+    parser.add_argument("--french", type=float, default=0.25, help="the share of subscribers who read French")
     parser.add_argument("--quick", action="store_true", help="a few seconds: 2,000 unlimited and 60 limited")
     args = parser.parse_args(argv)
     if args.quick:
@@ -178,11 +182,12 @@ def main(argv=None) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="schoolbot-bench-") as directory:
             if args.subscribers:
-                settings, store = make_store(directory, "unlimited.db", args.subscribers)
+                settings, store = make_store(directory, "unlimited.db", args.subscribers, args.french)
                 settings = (settings.replace("telegram", token=server.token, base_url=server.base_url)
                             .replace("limits", telegram_per_second=0, delivery_concurrency=args.concurrency))
                 base = rss_mb()
-                print(f"part 1: {args.subscribers:,} subscribers, rate limiting off (rss before: {base:.0f} MB)")
+                print(f"part 1: {args.subscribers:,} subscribers ({args.french:.0%} reading French), rate limiting off "
+                      f"(rss before: {base:.0f} MB)")
                 r = asyncio.run(deliver(settings, store, server, progress=sys.stdout.isatty()))
                 n = max(1, r["delivered"])
                 print(f"  outbox written in {r['queue_seconds']:.2f} s ({r['total']:,} delivery rows, before any send)")
@@ -192,7 +197,7 @@ def main(argv=None) -> int:
                       f"(outbox + worker + python-telegram-bot), {r['server_cpu'] / n * 1e3:.3f} ms in the fake server")
                 print(f"  peak memory (max RSS of the worker process): {peak_rss_mb():.0f} MB")
                 store.close()
-                settings, store = make_store(directory, "null.db", args.subscribers)
+                settings, store = make_store(directory, "null.db", args.subscribers, args.french)
                 settings = settings.replace("limits", telegram_per_second=0, delivery_concurrency=args.concurrency)
                 r = asyncio.run(deliver_null(settings, store))
                 print(f"  the outbox and worker alone (a sender that returns at once): {r['delivered']:,} in "
@@ -200,7 +205,7 @@ def main(argv=None) -> int:
                       f"{r['cpu'] / max(1, r['delivered']) * 1e3:.3f} ms CPU each")
                 store.close()
             if args.limited:
-                settings, store = make_store(directory, "limited.db", args.limited)
+                settings, store = make_store(directory, "limited.db", args.limited, args.french)
                 settings = (settings.replace("telegram", token=server.token, base_url=server.base_url)
                             .replace("limits", telegram_per_second=args.rate, delivery_concurrency=args.concurrency))
                 print(f"part 2: {args.limited:,} subscribers at [limits] telegram_per_second = {args.rate:g} "

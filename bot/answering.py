@@ -12,6 +12,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import answers, conversation, replies, timeliness
+from bot.boards import CATHOLIC_WORDS, ENGLISH_WORDS, FRENCH_WORDS
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.matcher import FILLER
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
 
 # Topics whose answer depends on the board and the day: "and tcdsb?" / "what about tuesday?" re-ask them.
 _BOARD_DAY_TOPICS = frozenset({"school_status", "childcare"})
+# Topics a day can be asked about: "and the daycare?", "and will the custodians clean?" keep the day continued;
+# "and are they still negotiating?", "and how long will it last?" name none.
+_DAY_TOPICS = _BOARD_DAY_TOPICS | {"withdrawn_services", "updates_source"}
 
 
 def answer(bot: Bot, turn: Turn) -> list[str]:
@@ -31,8 +35,14 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
         return [_offer(turn)]
     if turn.card is not None:
         texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full, voice=turn.voice)]
+        if turn.board is not None and turn.card.topic in _BOARD_LINES and not _names(texts[0], turn.board):
+            texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
+    if analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
+            and not _names(texts[0], turn.board):
+        # "does it affect the CEPEO?": the reports name no board's workers, so the board's own site
+        texts[0] = _before_source(texts[0], turn.voice.say("check_website", website=turn.board.website))
     topic = analysis.out_of_scope
     if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
         texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
@@ -71,6 +81,8 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
     if social is not None:
         analysis.intent = "help"
         lang = turn.voice.language
+        if fresh:
+            _stay_in_conversation(turn)  # "thanks" after a question on Peel is still about Peel
         if social == "thanks":
             return [replies.welcome(bot.subscribed(turn.msg), lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
@@ -81,8 +93,25 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         turn.board = turn.knowledge.board(context.board) or turn.board
     texts = _lean_on_last_answer(bot, turn, norm)
     if texts is None:
-        turn.board = board  # not a follow-up: the user's own board again
+        turn.board = board  # not a follow-up: the user's own board again...
+        _stay_in_conversation(turn, conversation.continues(norm))  # ...unless they have none, or it continues
     return texts
+
+
+def _stay_in_conversation(turn: Turn, continued: bool = False) -> None:
+    """A new question a minute after another, naming no board, is about the board just talked about when the
+    user has not set one ("is tcdsb open tomorrow?" then "ok, when does the strike start?"); a status or
+    child-care question naming no day, asked after one about a day, is about that day ("are peel schools
+    closed monday?" then "what do I do with the kids?"; "is tdsb closed today?" then "what about the
+    catholic ones in toronto?"). A question that `continued` the last one ("and daycare?", "pis la
+    garderie?") keeps its board and its day whatever board the user set."""
+    context, analysis = turn.context, turn.analysis
+    if analysis.board is None and context.board and (continued or not turn.remembered_board):
+        turn.board = turn.knowledge.board(context.board) or turn.board
+    if turn.day is None and not analysis.weekend and context.day and (
+            (continued and (analysis.intent in _DAY_TOPICS or analysis.out_of_scope is not None))
+            or (analysis.intent in _BOARD_DAY_TOPICS and context.topic in _BOARD_DAY_TOPICS)):
+        turn.day = context.the_day()
 
 
 def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
@@ -108,8 +137,13 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     return HANDLERS[analysis.intent](bot, turn)
 
 
+# Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
+_BOARD_WORDS = CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | {"conseil", "public", "publique", "district"}
+
+
 def _content(analysis) -> list[str]:
-    return [w for w in analysis.processed.split() if w not in FILLER and w not in ("what", "about", "and", "how")]
+    return [w for w in analysis.processed.split()
+            if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS]
 
 
 def _follow_up(turn: Turn, kind: str) -> list[str]:
@@ -189,7 +223,8 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
 
 
 def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
-    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full, voice=turn.voice)
+    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full, voice=turn.voice,
+                                board=turn.board)
     return [text or turn.voice.say(empty)]
 
 
@@ -209,13 +244,44 @@ def on_withdrawn_services(bot: Bot | None, turn: Turn) -> list[str]:
 def on_childcare(bot: Bot | None, turn: Turn) -> list[str]:
     texts = _facts(turn, "childcare", "no_childcare")
     if turn.board is not None:
-        day = answers.next_school_day(turn.day or turn.today)
-        own, _ = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
-        if own is not None:
-            lang = turn.voice.language
-            texts[0] += "\n" + turn.voice.say("board_status", board=turn.board.name, when=describe_day(day, turn.today, lang),
-                                              status=answers.status_label(own, lang, turn.knowledge))
+        texts[0] = _with_childcare_line(turn, texts[0])
     return texts
+
+
+def _childcare_board_line(turn: Turn) -> str:
+    """Child care asked for a board: what the board said about the day, else where it posts its news."""
+    day = answers.next_school_day(turn.day or turn.today)
+    own, _ = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
+    if own is None:
+        return turn.voice.say("check_website", website=turn.board.website)
+    lang = turn.voice.language
+    return turn.voice.say("board_status", board=turn.board.name, when=describe_day(day, turn.today, lang),
+                          status=answers.status_label(own, lang, turn.knowledge))
+
+
+def _names(text: str, board) -> bool:
+    folded = normalize(text)
+    return normalize(board.name) in folded or board.website.split("//")[-1].removeprefix("www.") in folded
+
+
+def _with_childcare_line(turn: Turn, text: str) -> str:
+    """An answer on child care, asked for a board: the board's line, before the source line."""
+    return _before_source(text, _childcare_board_line(turn))
+
+
+def _before_source(text: str, line: str) -> str:
+    lines = text.split("\n")
+    at = len(lines) - 1 if len(lines) > 1 and lines[-1].startswith("Source") else len(lines)
+    return "\n".join([*lines[:at], line, *lines[at:]])
+
+
+def _with_updates_line(turn: Turn, text: str) -> str:
+    """A general card on where to find news, asked for a board: the board's own website first."""
+    return turn.voice.say("board_posts_updates", board=turn.board.name, website=turn.board.website) + "\n" + text
+
+
+# Card topics whose general answer, asked for a board, gets a line of that board's own.
+_BOARD_LINES = {"childcare": _with_childcare_line, "updates_source": _with_updates_line}
 
 
 def on_negotiations(bot: Bot | None, turn: Turn) -> list[str]:

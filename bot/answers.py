@@ -233,9 +233,14 @@ def _searchable(entry: object, name: str, voice: Voice) -> str:
 
 
 def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str = "", *, full: bool = False,
-                 voice: Voice = ENGLISH) -> str | None:
-    """The fact that answers the question first, one supporting line, the source; full: up to six facts."""
+                 voice: Voice = ENGLISH, board: Board | None = None) -> str | None:
+    """The fact that answers the question first, one supporting line, the source; full: up to six facts.
+
+    Asked for a board, a fact about another board ("Peel asked parents to ...") is left out while others remain.
+    """
     facts: list[Fact] = knowledge.facts_about(topic, at)
+    if board is not None:
+        facts = [f for f in facts if not _names_another_board(knowledge, f.text, board.id)] or facts
     if not facts:
         return None
     if full:
@@ -248,6 +253,16 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
     parts = sentences(text)
     support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]
     return shape(parts[0] if parts else text, support, cite(knowledge, best.source, best.published, voice.language))
+
+
+def _names_another_board(knowledge: Knowledge, text: str, board_id: str) -> bool:
+    return any(other != board_id for other in _boards_named(knowledge, text))
+
+
+@lru_cache(maxsize=1024)
+def _boards_named(knowledge: Knowledge, text: str) -> frozenset[str]:
+    """The ids of the boards whose full name a text contains (cached per snapshot and text)."""
+    return frozenset(b.id for b in knowledge.boards.values() if b.name in text)
 
 
 # Topics where a newer timeline event may overtake a card's answer, and the kinds of event that can:
@@ -314,8 +329,8 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     candidates = future + list(reversed(past))  # the next event first, then the latest
     best = max(candidates, key=lambda e: _overlap(asked, _searchable(e, "text", voice)))
     latest = max(events, key=lambda e: e.published)
-    if latest.published > best.published:  # newer news (a deal, a strike called off) comes first
-        best = latest
+    if latest.published > best.published and (latest.kind in _SETTLING or not _overlap(asked, _searchable(best, "text", voice))):
+        best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
     others = [e for e in future if e is not best][:1] or [e for e in reversed(past) if e is not best][:1]
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
     support = []
@@ -323,6 +338,10 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
         key = "next_event" if others[0].day > today else "before_that"
         support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
+
+
+# Events that overtake the earlier ones whatever was asked: "when does it start?" after a deal is answered with the deal.
+_SETTLING = frozenset({"deal", "called_off"})
 
 
 def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:

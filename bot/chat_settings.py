@@ -47,6 +47,8 @@ def _subscription_board(turn: Turn) -> str | None:
         return turn.analysis.board.board_id
     if words & {"all", "every", "everything", "tous", "toutes", "tout"}:
         return ALL_BOARDS
+    if turn.board is not None and not turn.analysis.command:  # "keep me posted" after "is peel open monday?"
+        return turn.board.id
     return turn.remembered_board
 
 
@@ -68,7 +70,7 @@ def on_subscribe(bot: Bot, turn: Turn) -> list[str]:
     name = voice.say("all_boards") if board_id == ALL_BOARDS else turn.knowledge.board(board_id).name
     if bot.dry_run:
         return [voice.say("would_subscribe", board=name)]
-    new = bot.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id)
+    new = bot.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id, lang)
     in_group = msg.chat_kind == ChatKind.GROUP
     if not new:
         key = "group_already_subscribed" if in_group else "already_subscribed"

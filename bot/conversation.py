@@ -177,12 +177,15 @@ def follow_up_kind(norm: str) -> str | None:
     return None
 
 
-_CONTINUES = re.compile(r"^(?:and|what about|how about|et|same for|same question for|what of|and what about|and for)\b")
+_CONTINUES = re.compile(
+    r"^(?:(?:ok|okay|ben|bon)\s+)?(?:and|what about|how about|et|pis|faque|same for|same question for|what of"
+    r"|and what about|and for)\b"
+)
 
 
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def continues(norm: str) -> bool:
-    """Whether the message leans on the last question: "and tcdsb?", "what about tuesday?"."""
+    """Whether the message leans on the last question: "and tcdsb?", "what about tuesday?", "pis la garderie?"."""
     return bool(_CONTINUES.match(_plain_words(norm)))
 
 

@@ -257,6 +257,8 @@ class Bot:
             context.board = turn.board.id if turn.board else None
             context.day = turn.day.isoformat() if turn.day else None
             context.card = turn.card.id if turn.card else None
+        elif analysis.intent == "set_board" and analysis.board is not None and context.board:
+            context.board = analysis.board.board_id  # "my board is peel": the conversation moves to Peel too
         after = context.to_memory()
         if _changed(stored, after):
             self._remember(msg, pending=after)

@@ -5,7 +5,7 @@ Read and validated here; the matcher (bot/matcher.py) prepares and scores with i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.text import normalize
@@ -34,6 +34,7 @@ class OutOfScope:
     topic: str
     keywords: tuple[str, ...]
     where: str
+    fr: dict[str, str] | None = field(default=None, hash=False, compare=False)  # French topic and where
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +108,13 @@ def load_intents(path: str | Path) -> IntentData:
         if not isinstance(raw["keywords"], list):
             problems.append(f"{where}.keywords: must be a list")
             continue
-        topics.append(OutOfScope(str(raw["topic"]), tuple(normalize(str(k)) for k in raw["keywords"]), str(raw["where"])))
+        french = raw.get("fr")
+        if french is not None and (not isinstance(french, dict) or set(french) - {"topic", "where"}
+                                   or not all(isinstance(v, str) and v.strip() for v in french.values())):
+            problems.append(f"{where}.fr: must map topic and/or where to French text")
+            continue
+        topics.append(OutOfScope(str(raw["topic"]), tuple(normalize(str(k)) for k in raw["keywords"]), str(raw["where"]),
+                                 {str(k): str(v) for k, v in french.items()} if french else None))
     if problems:
         raise LoadError(path, problems)
     return IntentData(slang, tuple(examples), keywords, tuple(topics))

@@ -54,6 +54,12 @@ ENGLISH = frozenset(_ENGLISH_WORDS.split())
 _BOTH = frozenset({"a", "on", "plan", "date", "service", "services", "parents", "parent", "conseil", "union",
                    "ok", "info", "bus", "message", "transport", "solution", "note", "options",
                    "surveillance", "programme", "program", "minute", "minutes", "rotation", "mobile"})
+# French grammar words an English speaker does not borrow (unlike "merci" or "lundi"), none of them in a
+# board's name ("est" is, in "de l'Est"): two of them make a mixed message French ("school is open ou pas?",
+# "why are they striking? je comprends pas"); franco-Ontarian parents put English words in French sentences.
+_GRAMMAR_WORDS = "je j tu pas ou c qu que qui les le la un une pour avec ma mes ça ca svp stp il ils elle nous vous sont"
+_GRAMMAR = frozenset(_GRAMMAR_WORDS.split())
+_ELIDED = ("c'", "qu'", "n'", "s'")
 _ACCENTED = re.compile(r"[éèêàâçôûùîïë]")
 _WORD = re.compile(r"[a-zà-ÿ]+(?:'[a-zà-ÿ]+)?")
 
@@ -68,12 +74,13 @@ _ENGLISH_FOLDED = frozenset(ENGLISH) - _BOTH
 
 def votes(text: str) -> tuple[int, int]:
     """(French votes, English votes) for a message."""
-    return _votes(text.lower().replace("’", "'"))
+    return _votes(text.lower().replace("’", "'"))[:2]
 
 
 @lru_cache(maxsize=16384)
-def _votes(lowered: str) -> tuple[int, int]:
-    french = english = 0
+def _votes(lowered: str) -> tuple[int, int, int]:
+    """(French votes, English votes, French grammar words) for a lower-case message."""
+    french = english = grammar = 0
     plain = lowered.isascii()  # most messages: no accents to fold or to count
     for token in _WORD.findall(lowered):
         # "l'école", "qu'il", "c'tu": the elided article and the word both count
@@ -88,9 +95,13 @@ def _votes(lowered: str) -> tuple[int, int]:
             in_english = word in _ENGLISH_FOLDED
             if in_french and not in_english:
                 french += 1
+                grammar += word in _GRAMMAR or (word == "est" and token.startswith(_ELIDED))  # c'est, qu'est
             elif in_english and not in_french:
                 english += 1
-    return french, english
+    return french, english, grammar
+
+
+FRENCH_COMMAND = re.compile(r"^\s*/(?:aide|conseil|statut|abonner|s'?abonner|d[eé]sabonner|arr[eê]ter|langue)(?:@\w+)?\b")
 
 
 def detect(text: str, min_votes: int = 2) -> str | None:
@@ -98,10 +109,15 @@ def detect(text: str, min_votes: int = 2) -> str | None:
 
     The winner needs `min_votes` words: one French word ("merci", "lundi") in an
     English user's message does not switch the conversation; for a user whose
-    language is not known yet, pass min_votes=1.
+    language is not known yet, pass min_votes=1. Two French grammar words make a
+    mixed message French even when its English words are more ("c'est quoi le work to rule").
     """
-    french, english = votes(text)
-    if french > english and french >= min_votes:
+    lowered = text.lower().replace("’", "'")
+    command = FRENCH_COMMAND.match(lowered)
+    if command:
+        return "fr"  # a French command name (/aide, /conseil cepeo) is as clear as a sentence
+    french, english, grammar = _votes(lowered)
+    if (french > english or grammar >= 2) and french >= min_votes:
         return "fr"
     if english > french and english >= min_votes:
         return "en"

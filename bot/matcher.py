@@ -41,6 +41,14 @@ COMMANDS = {
     "subscribe": "subscribe",
     "unsubscribe": "unsubscribe",
     "stop": "unsubscribe",
+    # French names a parent may type (the menus list the English ones, with French descriptions)
+    "aide": "help",
+    "conseil": "set_board",
+    "statut": "school_status",
+    "abonner": "subscribe",
+    "sabonner": "subscribe",
+    "desabonner": "unsubscribe",
+    "arreter": "unsubscribe",
 }
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")

@@ -108,12 +108,26 @@ def _save(path: Path, key: bytes, value: object, name: str) -> None:
     except OSError as exc:  # a read-only directory: no cache, no error
         log.debug("cannot write the cache %s: %s", path, exc)
         return
-    for old in path.parent.glob(f"{name}-*.pickle"):  # caches for keys that no longer apply
-        if old != path:
-            try:
-                old.unlink()
-            except OSError:
-                pass
+    _prune(path, name)
+
+
+KEEP = 4  # files per name: two installs (or versions) sharing a cache directory must not evict each other
+
+
+def _prune(path: Path, name: str) -> None:
+    """Remove all but the KEEP most recently written caches of `name` (keys that may no longer apply)."""
+    def written(p: Path) -> float:
+        try:
+            return p.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    others = sorted((p for p in path.parent.glob(f"{name}-*.pickle") if p != path), key=written, reverse=True)
+    for old in others[KEEP - 1:]:
+        try:
+            old.unlink()
+        except OSError:
+            pass
 
 
 def _cached_method(method, maxsize: int | None, typed: bool):

@@ -46,12 +46,15 @@ class Rights:
             return True
         return board_id != ALL_BOARDS and board_id in self.boards
 
-    def describe(self) -> str:
+    def describe(self, language: str = "en") -> str:
+        """"province admin (all boards)", "board staff for tdsb", "no admin role" (config/wording.yaml)."""
+        from bot.replies import say
+
         if self.province:
-            return "province admin (all boards)"
+            return say("rights_province", language)
         if self.boards:
-            return "board staff for " + ", ".join(sorted(self.boards))
-        return "no admin role"
+            return say("rights_staff", language, boards=", ".join(sorted(self.boards)))
+        return say("rights_none", language)
 
 
 class Roles:

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 # Intents whose answer is about what is happening now: old news there is no answer.
 CURRENT_INTENTS = frozenset({"school_status", "withdrawn_services", "childcare"})
+# With no dispute going on, these are answered by that alone: "are EAs on strike?", "is there a deal?"
+# answered from a past dispute would read as current. Other answers follow, marked as from then.
+_NOW_ONLY = CURRENT_INTENTS | {"who_is_affected", "strike_dates", "negotiations"}
 # Timeline kinds after which no strike is to come.
 SETTLED_KINDS = frozenset({"deal", "called_off", "return_to_work", "schools_reopen"})
 _NO_PACK = PackInfo("", "")
@@ -142,41 +145,52 @@ def _cell(knowledge: Knowledge, name: tuple, times, at: datetime) -> tuple[int, 
     return moments.cell(at)
 
 
+def _end_times(knowledge: Knowledge) -> list[datetime]:
+    """When the active disputes ended, by their headers or by ends staff stated (and when those were said
+    or undone): every time `packs_at` compares `at` with, and every end it can give."""
+    times = [info.ended for info in knowledge.packs.values() if info.ended is not None]
+    return times + [t for e in knowledge.pack_ends for t in (e.ended, e.published, e.retracted) if t is not None]
+
+
 def _coverage_times(knowledge: Knowledge, coverage_days: int) -> list[datetime]:
     """Every time `at` is compared with in :func:`_coverage`."""
-    base = [t for ts in _published(knowledge).values() for t in ts]
-    base += [info.ended for info in knowledge.packs.values() if info.ended is not None]
+    base = [t for ts in _published(knowledge).values() for t in ts] + _end_times(knowledge)
     return [*base, *(t + timedelta(days=coverage_days) for t in base)]
 
 
-def coverage(knowledge: Knowledge, board: Board | None, at: datetime, coverage_days: int) -> Coverage:
+def coverage(knowledge: Knowledge, board: Board | None, at: datetime, coverage_days: int,
+             only: str | None = None) -> Coverage:
+    """The pack that frames an answer: of those covering `at` (or only the pack `only`), one still
+    on before one that has ended (the end of one dispute does not speak over another that goes
+    on), then the newest news."""
     board_id = board.id if board else None
-    key = ("coverage", board_id, coverage_days,
+    key = ("coverage", board_id, coverage_days, only,
            _cell(knowledge, ("coverage times", coverage_days), _coverage_times, at))
     found = knowledge.derived.get(key)
     if found is None:
-        found = knowledge.derived[key] = _coverage(knowledge, board_id, at, coverage_days)
+        found = knowledge.derived[key] = _coverage(knowledge, board_id, at, coverage_days, only)
     return found
 
 
-def _coverage(knowledge: Knowledge, board_id: str | None, at: datetime, coverage_days: int) -> Coverage:
-    best: tuple[datetime, PackInfo, bool] | None = None
+def _coverage(knowledge: Knowledge, board_id: str | None, at: datetime, coverage_days: int,
+              only: str | None = None) -> Coverage:
+    best: tuple[bool, datetime, PackInfo] | None = None
     last: tuple[datetime, PackInfo] | None = None
-    for info in knowledge.packs.values():
-        if board_id and not info.concerns(board_id):
+    for info in knowledge.packs_at(at):  # with the ends staff stated in chat
+        if (board_id and not info.concerns(board_id)) or only not in (None, info.id):
             continue
         newest = newest_news(knowledge, at, info.id)
         if newest is None:
             continue  # nothing of it was out yet
         ended = info.ended is not None and info.ended <= at
         end = (info.ended if ended else newest) + timedelta(days=coverage_days)
-        if at <= end and (best is None or newest > best[0]):
-            best = (newest, info, ended)
+        if at <= end and (best is None or (not ended, newest) > best[:2]):
+            best = (not ended, newest, info)
         mark = info.ended if ended else newest
         if last is None or mark > last[0]:
             last = (mark, info)
     if best is not None:
-        return Coverage(best[1], best[0], None, best[2])
+        return Coverage(best[2], best[1], None, not best[0])
     return Coverage(None, None, last[1] if last else None)
 
 
@@ -232,12 +246,12 @@ def _strike_notes(knowledge: Knowledge, at: datetime) -> tuple[str, ...]:
 
 def _strike_note_times(knowledge: Knowledge) -> list[datetime]:
     events = [t for e in knowledge.timeline for t in (e.published, e.retracted) if t is not None]
-    return [*events, *(info.ended for info in knowledge.packs.values() if info.ended is not None)]
+    return events + _end_times(knowledge)
 
 
 def _stale_strike_notes(knowledge: Knowledge, at: datetime) -> tuple[str, ...]:
     settled = _settled(knowledge, at)
-    ended = {info.id for info in knowledge.packs.values() if info.ended is not None and info.ended <= at}
+    ended = {info.id for info in knowledge.packs_at(at) if info.ended is not None and info.ended <= at}
     return tuple(text for e in knowledge.events(at) if e.kind == "full_strike_start"
                  and (e.pack in ended or (settled is not None and settled > e.published))
                  for text in (e.text, *((e.fr or {}).get("text", ""),)) if text)
@@ -253,13 +267,18 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     if turn.meta.get("choices"):
         return texts
     found = coverage(knowledge, turn.board, at, settings.answers.coverage_days)
+    cited = {pack for text in texts for pack in _cited_packs(knowledge, text)}
+    if found.pack is not None and len(cited) == 1 and found.pack.id not in cited:
+        # An answer wholly from another covering dispute is framed by that one (its end, its age).
+        own = coverage(knowledge, turn.board, at, settings.answers.coverage_days, only=next(iter(cited)))
+        found = own if own.pack is not None else found
     if found.pack is None:
         if found.last is None:
             return texts
         lead = no_current_dispute(knowledge, turn.board, at, found.last, lang)
-        if intent in CURRENT_INTENTS:
+        if intent in _NOW_ONLY:
             return [lead]
-        return [lead + "\n" + texts[0], *texts[1:]]
+        return [lead + "\n" + say("back_then", lang) + "\n" + texts[0], *texts[1:]]
     turn.meta["news_as_of"] = found.newest.isoformat()  # the age of the newest news behind the answer
     turn.meta["pack"] = found.pack.id
     stale_notes = _strike_notes(knowledge, at) if intent == "school_status" else ()
@@ -268,7 +287,7 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     note = found.pack.note_fr if lang == "fr" and found.pack.note_fr else found.pack.note
     if intent == "who_is_affected" and turn.card is None and note and not found.ended and note not in texts[-1]:
         texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", lang, note=note)]
-    if found.ended and intent in CURRENT_INTENTS | {"strike_dates", "negotiations"}:
+    if found.ended and intent in _NOW_ONLY:
         texts = [ended_line(found.pack, lang) + "\n" + texts[0], *texts[1:]]
     elif intent == "school_status":
         day = turn.day or turn.today
@@ -281,13 +300,19 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     return texts
 
 
+def _cited_packs(knowledge: Knowledge, text: str) -> list[str]:
+    """The packs of the sources a text cites, in the order of the sources."""
+    packs = []
+    if len(knowledge.packs) > 1:
+        for source in knowledge.sources.values():
+            if source.file in text and source.pack not in packs:
+                packs.append(source.pack)
+    return packs
+
+
 def _name_disputes(knowledge: Knowledge, text: str, language: str = "en") -> str:
     """Add which dispute the sources cited belong to, when several packs are active."""
-    packs = []
-    for source in knowledge.sources.values():
-        if source.file in text and source.pack not in packs:
-            packs.append(source.pack)
-    infos = [knowledge.packs[p] for p in packs if p in knowledge.packs]
+    infos = [knowledge.packs[p] for p in _cited_packs(knowledge, text) if p in knowledge.packs]
     titles = [info.title_fr if language == "fr" and info.title_fr else info.title for info in infos]
     if not titles:
         return text

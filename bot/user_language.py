@@ -36,7 +36,7 @@ def choose(text: str, context: Context, platform_language: str) -> tuple[str, bo
         return asked, True
     remembered = context.language if context.language in language.LANGUAGES else None
     words = text.lstrip().partition(" ")[2] if text.lstrip().startswith("/") else text  # "/help" is no English
-    said = _detect(words, 2 if remembered else 1)
+    said = "fr" if language.FRENCH_COMMAND.match(text.lower()) else _detect(words, 2 if remembered else 1)
     if said is not None:
         context.language = said
         return said, False

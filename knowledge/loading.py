@@ -303,6 +303,11 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         if card.replaces and card.replaces not in card_ids:
             problems.append(f"cards ({card.id}): 'replaces' names {card.replaces!r}, which is not a card in this file")
     cards = _inherit_phrasings(cards)
+    for card in cards:
+        needed = ("question", "answer", *(("details",) if card.details else ()))
+        missing = [k for k in needed if not (card.fr or {}).get(k)]
+        if missing:
+            warnings.append(f"cards ({card.id}): no French text for {', '.join(missing)} (add fr: {{{missing[0]}: ...}})")
 
     if problems:
         raise LoadError(path, problems)

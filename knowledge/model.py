@@ -131,6 +131,21 @@ class TimelineEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class PackEnd:
+    """A dispute's end stated by staff in chat (/enddispute): it overrides the pack header's `ended` and
+    `end_text` from `published` on, until undone (`retracted`). `kb export PACK` writes it into the header."""
+
+    id: str
+    ended: datetime  # when the dispute ended
+    text: str  # what parents are told first ("" = the standard sentence with the date)
+    published: datetime
+    author: str = ""
+    retracted: datetime | None = None
+    fr: dict | None = None  # French texts: text
+    pack: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Card:
     """One question parents ask, answered: the answer's first sentence answers it."""
 

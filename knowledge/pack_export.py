@@ -1,5 +1,6 @@
-"""A whole pack written back out as the YAML mapping `kb load` reads: its header, and every entry
-loaded from its file or made by staff in chat (undone ones left out), so nothing made in chat is lost."""
+"""A whole pack written back out as the YAML mapping `kb load` reads: its header (with an end stated in
+chat by /enddispute), and every entry loaded from its file or made by staff in chat (undone ones left out),
+so nothing made in chat is lost."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def export_whole_pack(store, pack_id: str) -> dict:
             out["fr"] = dict(entry.fr)
         return out
 
-    out: dict = {"pack": header_to_yaml(info)}
+    out: dict = {"pack": header_to_yaml(knowledge.pack_at(info))}  # with the end staff stated in chat
     out["sources"] = [fr(s, _drop_empty({"file": s.file, "title": s.title, "published": s.published.isoformat(),
                                           "approximate": s.approximate or None}))
                       for s in sorted(knowledge.sources.values(), key=lambda s: s.published)]

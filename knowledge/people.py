@@ -17,6 +17,8 @@ from knowledge.records import write_rows
 
 log = logging.getLogger("schoolbot.store")
 
+LANGUAGES = ("en", "fr")
+
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
@@ -53,7 +55,7 @@ class HeldContexts:
         self._timer: threading.Timer | None = None
 
     def row(self, key: tuple[str, str]) -> tuple | None:
-        """(board, context JSON) of a user, held context included, or None (call with the store's lock held)."""
+        """(board, context JSON, language) of a user, held context included, or None (with the store's lock held)."""
         now = time.monotonic()
         if now - self._checked >= self.store.VERSION_SECONDS:
             self._checked = now
@@ -64,39 +66,42 @@ class HeldContexts:
         row = self.rows.get(key, _NONE)
         if row is _NONE:
             row = self.store.conn.execute(
-                "SELECT board, pending FROM users WHERE platform = ? AND user_id = ?", key
+                "SELECT board, pending, language FROM users WHERE platform = ? AND user_id = ?", key
             ).fetchone()
-            if key in self.held:  # the row as it will be once the held context is written
-                row = (row[0] if row is not None else None, self.held[key])
+            if key in self.held:  # the row as it will be once the held context is written (same language)
+                row = (row[0], self.held[key], row[2])
             if len(self.rows) >= self.ROWS:
                 self.rows.clear()
             self.rows[key] = row = tuple(row) if row is not None else None
         return row
 
-    def hold(self, platform: str, user_id: str, pending: str | None) -> None:
+    def hold(self, platform: str, user_id: str, pending: str | None, language: str | None) -> bool:
+        """Hold a user's new context, unless it changes the language column (or the row is not known):
+        then False, and the caller writes it at once (a broadcast reads that column)."""
         with self.store.lock:
             key = (platform, user_id)
+            row = self.rows.get(key)
+            if row is None or row[2] != language:
+                return False
             self.held[key] = pending
-            if key in self.rows:  # the row as it will be once written
-                row = self.rows[key]
-                self.rows[key] = (row[0] if row is not None else None, pending)
+            self.rows[key] = (row[0], pending, language)  # the row as it will be once written
             if len(self.held) >= self.BATCH:
                 self.flush()
             elif self._timer is None:  # one timer at a time: it writes whatever is held when it fires
                 self._timer = threading.Timer(self.FLUSH_SECONDS, self._flush_quietly)
                 self._timer.daemon = True
                 self._timer.start()
+            return True
 
-    _UPSERT = ("INSERT INTO users (platform, user_id, board, pending, updated) VALUES (?, ?, NULL, ?, ?) "
-               "ON CONFLICT(platform, user_id) DO UPDATE SET pending = excluded.pending, updated = excluded.updated")
+    _UPSERT = ("UPDATE users SET pending = ?, updated = ? WHERE platform = ? AND user_id = ?")  # its row exists
 
     def flush(self) -> None:
         """Write the held contexts (a row the database refuses is dropped and logged, as in the question log)."""
         with self.store.lock:
             now = _now()  # the rows' `updated`: when written
-            rows = [(*key, pending, now) for key, pending in self.held.items()]
+            rows = [(pending, now, *key) for key, pending in self.held.items()]
             self.held = {}
-            write_rows(self.store, self._UPSERT, rows, "conversation-context")
+            write_rows(self.store, self._UPSERT, rows, "conversation-context", who=2)
 
     def stop(self) -> None:
         """No more timer (the store is closing, its contexts written)."""
@@ -127,18 +132,21 @@ class PeopleRecords:
     def set_user(self, platform: str, user_id: str, *, board: str | type | None = ..., pending: dict | type | None = ...) -> None:
         """Change what is remembered of a user (only the fields given change).
 
-        A board is written at once; a conversation context alone (every answered
-        question changes it) is held and written in batches (:class:`HeldContexts`).
+        The language the conversation memory holds (`pending["language"]`) is kept in its own column
+        too, so a broadcast can pick each subscriber's language in SQL. A board, or a context that
+        changes that language, is written at once; a context alone (every answered question changes
+        it) is held and written in batches (:class:`HeldContexts`).
         """
         changes = {}
         if board is not ...:
             changes["board"] = board
         if pending is not ...:
             changes["pending"] = json.dumps(pending) if pending else None
+            language = pending.get("language") if isinstance(pending, dict) else None
+            changes["language"] = language if language in LANGUAGES else None
         if not changes:
             return
-        if "board" not in changes:
-            self.contexts.hold(platform, user_id, changes["pending"])
+        if "board" not in changes and self.contexts.hold(platform, user_id, changes["pending"], changes["language"]):
             return
         updates = ", ".join(f"{column} = excluded.{column}" for column in (*changes, "updated"))
         with self._writing():
@@ -146,27 +154,32 @@ class PeopleRecords:
                 self.contexts.held.pop((platform, user_id), None)  # this write replaces the held context
             self.contexts.rows.pop((platform, user_id), None)  # read again next time
             self.conn.execute(
-                "INSERT INTO users (platform, user_id, board, pending, updated) VALUES (?, ?, ?, ?, ?) "
+                "INSERT INTO users (platform, user_id, board, pending, language, updated) VALUES (?, ?, ?, ?, ?, ?) "
                 f"ON CONFLICT(platform, user_id) DO UPDATE SET {updates}",
-                (platform, user_id, changes.get("board"), changes.get("pending"), _now()),
+                (platform, user_id, changes.get("board"), changes.get("pending"), changes.get("language"), _now()),
             )
 
     # --------------------------------------------------------- subscriptions
-    def subscribe(self, platform: str, chat_id: str, board: str, chat_kind: str, user_id: str) -> bool:
-        """Subscribe a chat to a board (or 'all'). Returns False if it already was."""
+    def subscribe(self, platform: str, chat_id: str, board: str, chat_kind: str, user_id: str,
+                  language: str | None = None) -> bool:
+        """Subscribe a chat to a board (or 'all'). Returns False if it already was.
+
+        `language` is the one the subscriber was answered in: a group's broadcasts come in it (a
+        private chat's in its user's remembered language, else this one)."""
         now = _now()
         with self._writing():
             row = self.conn.execute(
-                "SELECT active, user_id FROM subscriptions WHERE platform = ? AND chat_id = ? AND board = ?",
+                "SELECT active, user_id, language FROM subscriptions WHERE platform = ? AND chat_id = ? AND board = ?",
                 (platform, chat_id, board),
             ).fetchone()
-            if row and row[0] and row[1] == user_id:
+            if row and row[0] and row[1] == user_id and language in (None, row[2]):
                 return False  # already so: nothing to write
             self.conn.execute(
-                "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated) "
-                "VALUES (?, ?, ?, ?, ?, 1, ?, ?) ON CONFLICT(platform, chat_id, board) DO UPDATE SET active = 1, "
-                "updated = excluded.updated, user_id = excluded.user_id",
-                (platform, chat_id, board, chat_kind, user_id, now, now),
+                "INSERT INTO subscriptions (platform, chat_id, board, chat_kind, user_id, active, created, updated, "
+                "language) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?) ON CONFLICT(platform, chat_id, board) DO UPDATE SET "
+                "active = 1, updated = excluded.updated, user_id = excluded.user_id, "
+                "language = COALESCE(excluded.language, language)",
+                (platform, chat_id, board, chat_kind, user_id, now, now, language),
             )
         return not (row and row[0])
 

@@ -8,7 +8,7 @@ from dataclasses import asdict
 from datetime import date, datetime
 from typing import Any
 
-from knowledge.model import Board, Card, Fact, Source, Status, TimelineEvent, WithdrawnService
+from knowledge.model import Board, Card, Fact, PackEnd, Source, Status, TimelineEvent, WithdrawnService
 from knowledge.packs import PackInfo, header_from_json
 from knowledge.snapshot import Knowledge
 
@@ -104,7 +104,9 @@ def read_knowledge(conn, pack_ids: list[str] | None = None) -> Knowledge:
              r["replaces"] or "", _json(r["fr"]), r["author"] or "", _time(r["retracted"]), r["pack"], topic(r)[1])
         for r in rows("cards", "published, id")
     ]
-    return Knowledge(boards, sources, facts, statuses, services, events, cards, packs)
+    ends = [PackEnd(r["id"], _time(r["ended"]), r["text"] or "", _time(r["published"]), r["author"] or "",
+                    _time(r["retracted"]), _json(r["fr"]), r["pack"]) for r in rows("pack_ends", "published, rowid")]
+    return Knowledge(boards, sources, facts, statuses, services, events, cards, packs, ends)
 
 
 def _json(value: str | None):

@@ -14,7 +14,11 @@ actor's name, undo records that can take back role grants, the answer's
 confidence in the question log (for /unanswered), a store id; 4 knowledge packs: a `pack`
 column on every knowledge table and a `packs` table (header, active set), French texts (`fr`) on
 sources, facts, statuses, services and timeline, validity windows on services; 5 the outbox's
-tables and the Telegram adapter's update journal, made here instead of by their own modules.
+tables and the Telegram adapter's update journal, made here instead of by their own modules; 6 the
+end of a dispute stated by staff in chat (`pack_ends`); 7 broadcasts in each recipient's language: the
+French recipients' text and the author's language on a broadcast, the language of each delivery, the
+language a chat subscribed in, and each user's remembered language as a column (it was only inside the
+conversation memory).
 """
 
 from __future__ import annotations
@@ -59,11 +63,14 @@ TABLES: tuple[Table, ...] = (
     Table("cards", _text_table(
         "cards", "id topic question answer source published details phrasings boards valid_until replaces fr "
                  "author retracted origin pack pack_topic", "pack, id")),
+    # A dispute's end stated in chat (/enddispute); made by staff only, so loading a file never touches it.
+    Table("pack_ends", _text_table("pack_ends", "id ended text published author retracted fr origin pack", "pack, id")),
     # ----------------------------------------------------------- the people
-    Table("users", _text_table("users", "platform user_id board pending updated", "platform, user_id")),
+    # language: the user's remembered language ("en", "fr"), kept with `pending` (the conversation memory holding it)
+    Table("users", _text_table("users", "platform user_id board pending updated language", "platform, user_id")),
     Table("subscriptions", 'CREATE TABLE IF NOT EXISTS "subscriptions" ("platform" TEXT, "chat_id" TEXT, '
                            '"board" TEXT, "chat_kind" TEXT, "user_id" TEXT, "active" INTEGER, "created" TEXT, '
-                           '"updated" TEXT, PRIMARY KEY (platform, chat_id, board))',
+                           '"updated" TEXT, "language" TEXT, PRIMARY KEY (platform, chat_id, board))',
           ("CREATE INDEX IF NOT EXISTS idx_subscriptions_board ON subscriptions(board, active)",)),
     Table("question_log", 'CREATE TABLE IF NOT EXISTS "question_log" ("id" INTEGER PRIMARY KEY, "at" TEXT, '
                           '"day" TEXT, "platform" TEXT, "intent" TEXT, "board" TEXT, "text" TEXT, '
@@ -98,7 +105,7 @@ TABLES: tuple[Table, ...] = (
     at TEXT NOT NULL,
     platform TEXT NOT NULL,
     user_id TEXT NOT NULL,
-    kind TEXT NOT NULL,              -- status | service | endservice | event | card | grant | revoke
+    kind TEXT NOT NULL,              -- status | service | endservice | endphase | event | card | enddispute | grant | revoke
     entry_id TEXT NOT NULL,          -- the knowledge entry, or 'platform:user_id' for roles
     board TEXT NOT NULL,
     summary TEXT NOT NULL,
@@ -111,7 +118,9 @@ TABLES: tuple[Table, ...] = (
         created TEXT NOT NULL,
         board TEXT NOT NULL,              -- a board id or 'all'
         body TEXT NOT NULL,               -- the author's text, verbatim
-        text TEXT NOT NULL,               -- exactly what recipients get: header + body
+        text TEXT NOT NULL,               -- exactly what recipients get: header + body (in English)
+        text_fr TEXT,                     -- what French-language recipients get (NULL: text)
+        language TEXT NOT NULL DEFAULT 'en',  -- the author's: their report is written in it
         author TEXT NOT NULL,             -- 'platform:user_id'
         notify_platform TEXT,             -- where the final counts are reported
         notify_chat TEXT,
@@ -131,6 +140,7 @@ TABLES: tuple[Table, ...] = (
         chat_kind TEXT NOT NULL DEFAULT 'private',
         kind TEXT NOT NULL DEFAULT 'message',   -- message | report (the counts, to the sender)
         text TEXT,                              -- reports only; messages use the broadcast's text
+        language TEXT NOT NULL DEFAULT 'en',    -- messages: the recipient's, which text of the broadcast
         state TEXT NOT NULL DEFAULT 'pending',  -- pending | sending | sent | failed | blocked
         attempts INTEGER NOT NULL DEFAULT 0,
         next_at REAL NOT NULL DEFAULT 0,        -- unix time before which it is not tried
@@ -223,11 +233,38 @@ def _to_5(conn: sqlite3.Connection) -> None:
     _add_columns(conn, "telegram_updates", {"state": "TEXT NOT NULL DEFAULT 'handled'", "payload": "TEXT"})
 
 
+def _to_6(conn: sqlite3.Connection) -> None:
+    """A dispute's end stated in chat: a new table (`pack_ends`), made by the catch-up that follows."""
+
+
+def _to_7(conn: sqlite3.Connection) -> None:
+    """Broadcasts in each recipient's language. Rows already in the outbox stay English (their one text);
+    users' remembered languages are copied out of their conversation memory."""
+    _add_columns(conn, "broadcasts", {"text_fr": "TEXT", "language": "TEXT NOT NULL DEFAULT 'en'"})
+    _add_columns(conn, "deliveries", {"language": "TEXT NOT NULL DEFAULT 'en'"})
+    _add_columns(conn, "subscriptions", {"language": "TEXT"})
+    _add_columns(conn, "users", {"language": "TEXT"})
+    if not _columns(conn, "users"):
+        return
+    found = []
+    for platform, user_id, pending in conn.execute(
+            "SELECT platform, user_id, pending FROM users WHERE pending LIKE '%language%'").fetchall():
+        try:
+            language = json.loads(pending).get("language")
+        except (ValueError, AttributeError):
+            continue
+        if language in ("en", "fr"):
+            found.append((language, platform, user_id))
+    conn.executemany("UPDATE users SET language = ? WHERE platform = ? AND user_id = ?", found)
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
     (4, "knowledge packs, French texts on entries, service windows", _to_4),
     (5, "the outbox and the Telegram update journal in this schema", _to_5),
+    (6, "a dispute's end stated in chat", _to_6),
+    (7, "broadcasts in each recipient's language", _to_7),
 )
 VERSION = MIGRATIONS[-1][0]
 

@@ -8,6 +8,7 @@ news, and a staff update made today wins over an older one.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from dataclasses import replace
 from datetime import date, datetime
 
 from knowledge.model import (
@@ -15,6 +16,7 @@ from knowledge.model import (
     Board,
     Card,
     Fact,
+    PackEnd,
     Source,
     Status,
     TimelineEvent,
@@ -74,12 +76,16 @@ class Moments:
             if x is not None:
                 return bisect_left(seconds, x), bisect_right(seconds, x)
         return bisect_left(self.times, at), bisect_right(self.times, at)
-# For each query: the entries it reads, and their times that decide what it finds at a time `at`.
+
+
+# For each query: the entries it reads, and their times that decide what it finds at a time `at`
+# (statuses also read the ends of disputes staff stated, and when those disputes ended).
 _TIMES = {
-    "events": ("timeline", ("published", "retracted")),
-    "statuses": ("statuses", ("published", "retracted")),
-    "facts": ("facts", ("published",)),
-    "services": ("services", ("published", "retracted", "ended")),
+    "events": (("timeline", ("published", "retracted")),),
+    "statuses": (("statuses", ("published", "retracted")), ("pack_ends", ("published", "retracted", "ended")),
+                 ("_headers", ("ended",))),
+    "facts": (("facts", ("published",)),),
+    "services": (("services", ("published", "retracted", "ended")),),
 }
 
 
@@ -94,6 +100,7 @@ class Knowledge:
         timeline: list[TimelineEvent],
         cards: list[Card] = (),
         packs: list = (),
+        pack_ends: list[PackEnd] = (),
     ):
         self.boards = {b.id: b for b in boards}
         self.sources = {s.file: s for s in sources}
@@ -104,6 +111,7 @@ class Knowledge:
         self.cards = list(cards)
         self.card_by_id = {c.id: c for c in self.cards}
         self.packs = {p.id: p for p in packs}  # the active packs' headers (knowledge.packs.PackInfo), in order
+        self.pack_ends = list(pack_ends)  # ends of disputes stated in chat (see pack_at)
         self.derived: dict = {}  # what answering derives from this snapshot once (bot.timeliness)
         # Answers to the queries below. What a query finds changes only at the times of its entries
         # (published, retracted, ended), so it is kept per span between two such times, not per `at`.
@@ -114,10 +122,14 @@ class Knowledge:
         """Which span between the times that matter to `query` the time `at` falls in."""
         moments = self._moments.get(query)
         if moments is None:
-            entries, names = _TIMES[query]
             moments = self._moments[query] = Moments(
-                t for e in getattr(self, entries) for t in (getattr(e, n) for n in names) if t is not None)
+                t for entries, names in _TIMES[query] for e in getattr(self, entries)
+                for t in (getattr(e, n) for n in names) if t is not None)
         return moments.after(at)
+
+    @property
+    def _headers(self) -> list:
+        return list(self.packs.values())
 
     def _kept(self, key: tuple, find):
         found = self._found.get(key, _MISSING)
@@ -143,27 +155,55 @@ class Knowledge:
 
         The newest applicable statement wins: the board's own latest one, unless a
         province-wide one covering the day is newer (then that one is the board's
-        too); at equal times the board's own wins. A statement of a dispute that has
-        ended does not cover days after its end (unless made for those days).
+        too); at equal times the board's own wins. Across disputes, a status without
+        an end stops applying from the first day a newer statement of another active
+        dispute speaks for the same board (or province-wide), even past that
+        statement's own dates or its dispute's end. A statement said before its
+        dispute ended does not speak for days after the end, and a dispute's
+        statements say nothing for boards its pack does not concern.
         """
-        own = general = None
-        for status in self.statuses:
-            if not status.covers(day) or not _visible(status.published, status.retracted, at) or self._over(status, day):
+        spoken = [s for s in self.statuses if s.board in (board_id, ALL_BOARDS)
+                  and _visible(s.published, s.retracted, at) and self._concerns(s, board_id)]
+        own = general = stopped = None  # stopped: the board's newest word for the day that no longer applies
+        for status in spoken:
+            if not status.covers(day):
                 continue
-            if status.board == board_id:
+            if self._over(status, day, at) or _overtaken(status, spoken, day):
+                if status.board == board_id and (stopped is None or status.published >= stopped.published):
+                    stopped = status
+            elif status.board == board_id:
                 if own is None or status.published >= own.published:
                     own = status
             elif status.board == ALL_BOARDS and (general is None or status.published >= general.published):
                 general = status
-        if own is not None and general is not None and general.published > own.published:
+        said = own or stopped  # a newer province-wide statement is the board's word once its own stopped
+        if general is not None and said is not None and general.published > said.published:
             own = general
         return own, general
 
-    def _over(self, status: Status, day: date) -> bool:
-        """A status stated during a dispute that has ended does not speak for days after its end."""
+    def _concerns(self, status: Status, board_id: str) -> bool:
         pack = self.packs.get(status.pack)
-        ended = pack.ended.date() if pack is not None and pack.ended is not None else None
-        return ended is not None and status.start <= ended < day
+        return pack is None or not board_id or pack.concerns(board_id)
+
+    def _over(self, status: Status, day: date, at: datetime) -> bool:
+        """A status said before its dispute ended does not speak for days after the end, once the end is known."""
+        pack = self.packs.get(status.pack)
+        ended = self.pack_at(pack, at).ended if pack is not None else None
+        return ended is not None and ended <= at and ended.date() < day and status.published < ended
+
+    def pack_at(self, info, at: datetime | None = None):
+        """A pack's header as known at `at` (None: with everything not undone): the newest end staff
+        stated in chat (/enddispute) replaces the header's `ended` and `end_text`."""
+        ends = [e for e in self.pack_ends if e.pack == info.id and (
+            _visible(e.published, e.retracted, at) if at is not None else e.retracted is None)]
+        if not ends:
+            return info
+        end = ends[-1]  # they are read in the order they were published, then made
+        return replace(info, ended=end.ended, end_text=end.text, end_text_fr=(end.fr or {}).get("text", ""))
+
+    def packs_at(self, at: datetime) -> list:
+        """The active packs' headers as known at `at` (see pack_at), in order."""
+        return [self.pack_at(info, at) for info in self.packs.values()]
 
     def boards_with_status(self, at: datetime) -> set[str]:
         return set(self._kept(("boards", self._span("statuses", at)), lambda: frozenset(
@@ -211,3 +251,10 @@ class Knowledge:
     def events(self, at: datetime) -> list[TimelineEvent]:
         return list(self._kept(("events", self._span("events", at)), lambda: tuple(
             e for e in self.timeline if _visible(e.published, e.retracted, at))))
+
+
+def _overtaken(status: Status, spoken: list[Status], day: date) -> bool:
+    """An open-ended status that a newer statement of another dispute spoke over by `day`."""
+    return status.until is None and any(
+        other.pack != status.pack and other.published > status.published and other.start <= day
+        and (other.until is None or other.until >= status.start) for other in spoken)

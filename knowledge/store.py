@@ -29,6 +29,7 @@ from knowledge.model import (
     Board,
     Card,
     KnowledgeFile,
+    PackEnd,
     Source,
     Status,
     TimelineEvent,
@@ -274,6 +275,7 @@ class Store(PeopleRecords):
                 raise KeyError(pack_id)
             counts = {t: self.conn.execute(f'DELETE FROM "{t}" WHERE pack = ?', (pack_id,)).rowcount
                       for t in schema.KNOWLEDGE_TABLES}
+            self.conn.execute("DELETE FROM pack_ends WHERE pack = ?", (pack_id,))
             self.conn.execute("DELETE FROM packs WHERE id = ?", (pack_id,))
         return counts
 
@@ -301,6 +303,11 @@ class Store(PeopleRecords):
     def put_event(self, event: TimelineEvent, origin: str = "staff") -> None:
         with self.transaction():
             self.db["timeline"].upsert(self._staff_row(event, origin), pk=PK)
+
+    def put_pack_end(self, end: PackEnd) -> None:
+        """A dispute's end stated in chat (its `pack` says which; every row of this table is staff-made)."""
+        with self.transaction():
+            self.db["pack_ends"].upsert(self._staff_row(end, "staff"), pk=PK)
 
     def put_source(self, source: Source) -> None:
         with self.transaction():

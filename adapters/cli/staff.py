@@ -20,6 +20,7 @@ from adapters.cli.common import configured_platforms, open_from
 from adapters.errors import PlatformStopped, UsageError
 
 CLI_PLATFORM = "cli"
+_NAMES = {"en": "English", "fr": "French"}
 
 
 def _author() -> str:
@@ -33,7 +34,7 @@ def _author() -> str:
 def cmd_broadcast(args: argparse.Namespace) -> int:
     from zoneinfo import ZoneInfo
 
-    from bot.broadcast import BroadcastError, Outbox, board_title, broadcast_text, check_broadcast
+    from bot.broadcast import BroadcastError, Outbox, board_title, compose
     from knowledge.model import ALL_BOARDS
 
     settings, store = open_from(args)
@@ -44,10 +45,6 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
         body = body.rstrip("\n")
     else:
         body = args.text
-    try:
-        check_broadcast(body, settings.limits.broadcast_max_chars)
-    except BroadcastError as exc:
-        raise UsageError(str(exc)) from None
     knowledge = store.knowledge()
     query = args.board.strip().lower()
     if query == ALL_BOARDS:
@@ -62,15 +59,27 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     name = board_title(knowledge, board_id)
     outbox = Outbox(store)
     now = datetime.now(ZoneInfo(settings.knowledge.timezone))
-    text = broadcast_text(name, now, body)
-    counts = outbox.recipients(board_id)
+    try:
+        made = compose(knowledge, board_id, now, body, settings.limits.broadcast_max_chars)
+    except BroadcastError as exc:
+        raise UsageError(str(exc)) from None
+    counts, languages = outbox.audience(board_id)
     total = sum(counts.values())
     if total == 0:
         print(f"Nobody is subscribed to updates for {name}; nothing to send.")
         return 1
     by_platform = ", ".join(f"{p} {n:,}" for p, n in sorted(counts.items()))
     print(f"Broadcast to {total:,} recipients ({by_platform}). They will see exactly this:")
-    print("-----\n" + text + "\n-----")
+    shown = [lang for lang in ("en", "fr") if languages.get(lang) or lang in made.parts]
+    for lang in shown:
+        print(f"----- in {_NAMES[lang]} ({languages.get(lang, 0):,}) -----" if len(shown) == 2 else "-----")
+        print(made.texts[lang])
+    print("-----")
+    other = "fr" if made.written_in == ("en",) else "en" if made.written_in == ("fr",) else None
+    if other and languages.get(other):
+        print(f"Note: the text is in {_NAMES[made.written_in[0]]} only, so {_NAMES[other]}-speaking subscribers "
+              f"({languages[other]:,}) get it under a header in {_NAMES[other]}. To write to them in "
+              f"{_NAMES[other]}, add {other}: and the {_NAMES[other]} text.")
     if not args.yes:
         if not sys.stdin.isatty() or args.text_file == "-":
             raise UsageError("not sent: add --yes to send without asking (stdin is not a terminal)")
@@ -80,7 +89,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
             return 1
     author = f"{CLI_PLATFORM}:{_author()}"
     broadcast_id = outbox.create(
-        board_id, body, text, author, at=now,
+        board_id, body, made.texts["en"], author, at=now, text_fr=made.texts["fr"],
         audit={"platform": CLI_PLATFORM, "user_id": _author(), "action": "broadcast"},
     )
     print(f"Broadcast #{broadcast_id} is in the outbox for {total:,} recipients.")
@@ -275,7 +284,8 @@ def cmd_deliver(args: argparse.Namespace) -> int:
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("broadcast", parents=[common], help="send an update to a board's subscribers (through the outbox)")
     p.add_argument("--board", required=True, help="board id (tdsb) or 'all'")
-    p.add_argument("--text", help="the message, sent plain and verbatim under a header naming the board and time")
+    p.add_argument("--text", help="the message, sent plain and verbatim under a header naming the board and time; "
+                                  "'ENGLISH fr: FRENCH' gives each subscriber the text of their language")
     p.add_argument("--text-file", help="read the message from a file (- for stdin)")
     p.add_argument("--yes", action="store_true", help="send without asking")
     p.add_argument("--no-wait", action="store_true", help="return once it is in the outbox")

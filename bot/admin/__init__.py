@@ -10,6 +10,7 @@ Module map:
 * :mod:`bot.admin.changes` - preview, /confirm (one transaction per change, with its audit
   row and undo record), /cancel, /undo;
 * :mod:`bot.admin.knowledge_changes` - /setstatus, /addservice, /endservice, /addevent;
+* :mod:`bot.admin.dispute_end` - /enddispute (a whole dispute has ended; /undo reopens it);
 * :mod:`bot.admin.teaching` - /teach (answer cards from chat) and the `kb export` pack;
 * :mod:`bot.admin.role_changes` - /grant, /revoke, /whoami, and the same from the command line;
 * :mod:`bot.admin.broadcasting` - /broadcast, /deliveries;
@@ -19,7 +20,14 @@ Module map:
 
 from __future__ import annotations
 
-from bot.admin import broadcasting, knowledge_changes, role_changes, stats, teaching  # noqa: F401 - they register
+from bot.admin import (  # noqa: F401 - they register
+    broadcasting,
+    dispute_end,
+    knowledge_changes,
+    role_changes,
+    stats,
+    teaching,
+)
 from bot.admin.audit import audit_entry, audit_table, format_audit
 from bot.admin.broadcasting import progress_bar
 from bot.admin.changes import Admin
@@ -59,11 +67,11 @@ def _handler(admin: Admin, command: StaffCommand):
         try:
             text = command.run(admin, msg, rights, argument.strip())
         except Denied as denied:
-            text = str(denied)
+            text = denied.said(language)
         except UsageProblem as problem:
-            text = f"{problem}\n" + say("admin_usage", language, usage=usage_line(command, language))
+            text = f"{problem.said(language)}\n" + say("admin_usage", language, usage=usage_line(command, language))
         except BroadcastError as problem:
-            text = str(problem)
+            text = problem.said(language)
         return [_reply(msg, text)]
 
     handle.__name__ = f"admin_{command.name}"
@@ -74,7 +82,7 @@ def _handler(admin: Admin, command: StaffCommand):
 def admin_help(admin: Admin, msg: Incoming, rights, argument: str) -> str:
     language = admin.language(msg)
     usages = [usage_line(c, language) for c in usable_by(rights) if c.name != "admin"]
-    return say("admin_help", language, rights=rights.describe()) + "\n" + "\n".join(usages)
+    return say("admin_help", language, rights=rights.describe(language)) + "\n" + "\n".join(usages)
 
 
 def register(bot) -> None:

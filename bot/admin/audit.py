@@ -80,12 +80,12 @@ def audit_table(rows: list[dict], width: int = 40, zone: tzinfo | None = None) -
 
 @staff_command("audit", "/audit [N] - the latest N admin actions (default 10)")
 def audit(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
-    limit = number(argument, 10, 1, 50, "a number")
+    limit = number(argument, 10, 1, 50)
     rows = admin.store.audit_rows(limit * (1 if rights.province else 20))
     if not rights.province:
         mine = (msg.platform, msg.user_id)
         rows = [r for r in rows if r["target"] in rights.boards or (r["platform"], r["user_id"]) == mine]
     rows = rows[:limit]
     if not rows:
-        return "The audit log is empty."
-    return "Latest admin actions (bot's clock time):\n" + "\n".join(format_audit(r) for r in rows)
+        return admin.say(msg, "admin_audit_empty")
+    return admin.say(msg, "admin_audit_latest") + "\n" + "\n".join(format_audit(r) for r in rows)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.admin.parsing import Denied, UsageProblem, when
+from bot.admin.parsing import Denied, UsageProblem, Words, when
 from bot.admin.permissions import staff_command
 from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
@@ -63,20 +63,20 @@ class Admin:
     def knowledge(self) -> Knowledge:
         return self.store.knowledge()
 
-    def board_name(self, board_id: str) -> str:
-        return board_title(self.knowledge(), board_id)
+    def board_name(self, board_id: str, language: str = "en") -> str:
+        return board_title(self.knowledge(), board_id, language)
 
     def board(self, token: str, rights: Rights, *, allow_all: bool = True) -> str:
         """The board a word names, if this person may act for it."""
         name = token.lower().rstrip(":,;.")
         if name == ALL_BOARDS:
             if not allow_all:
-                raise UsageProblem("This needs one board, not 'all'.")
+                raise UsageProblem.of("admin_needs_one_board")
             board_id = ALL_BOARDS
         else:
             board = self.knowledge().board(name) or self.bot.boards.lookup(name)
             if board is None:
-                raise UsageProblem(f"I don't know a board called {token!r}; use its id, e.g. tdsb or pdsb.")
+                raise UsageProblem.of("admin_unknown_board", name=repr(token))
             board_id = board.id
         self.check_rights(rights, board_id)
         return board_id
@@ -84,14 +84,14 @@ class Admin:
     @staticmethod
     def check_rights(rights: Rights, board_id: str) -> None:
         if not rights.may_manage(board_id):
-            where = "all boards" if board_id == ALL_BOARDS else board_id
-            raise Denied(f"Sorry, you can only act for {', '.join(sorted(rights.boards)) or 'no board'}, "
-                         f"not for {where}. Nothing was changed.")
+            raise Denied.of("admin_not_your_board", boards=", ".join(sorted(rights.boards)) or Words("admin_no_board"),
+                            where=Words("all_boards") if board_id == ALL_BOARDS else board_id)
 
     def check_length(self, text: str, what: str) -> None:
+        """`what` names the text: a wording key ("admin_what_note": "The note") or, in English only, words."""
         limit = self.settings.limits.status_note_max_chars
         if len(text) > limit:
-            raise UsageProblem(f"{what} is {len(text):,} characters long; the limit is {limit:,}. Please shorten it.")
+            raise UsageProblem.of("admin_too_long", what=Words.maybe(what), length=f"{len(text):,}", limit=f"{limit:,}")
 
     @staticmethod
     def source_label(rights: Rights, board_id: str) -> str:
@@ -148,7 +148,7 @@ def confirm(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
             admin.records.set_result(pending["id"], outcome)
     except Denied as denied:
         admin.records.close_pending(pending["id"], "cancelled", str(denied), msg.time)
-        return str(denied)
+        return denied.said(admin.language(msg))
     return outcome
 
 
@@ -174,7 +174,7 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if argument:
         wanted = argument.lstrip("#").split()[0]
         if not wanted.isdigit():
-            raise UsageProblem(f"{argument!r} is not a change number.")
+            raise UsageProblem.of("admin_not_a", given=repr(argument), what=Words("admin_what_change_number"))
         change = admin.records.change(int(wanted))
         if change is None or change["undone_at"] is not None:
             return admin.say(msg, "admin_no_such_change", number=wanted)
@@ -183,9 +183,9 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
         if change is None:
             return admin.say(msg, "admin_nothing_to_undo")
     if not _may_undo(rights, change):
-        raise Denied(f"Sorry, change #{change['id']} is for {change['board']}, which you can't act for. "
-                     "Nothing was changed.")
-    preview = f"Preview: undo change #{change['id']} ({change['kind']}) made {when(change['at'])}:\n{change['summary']}"
+        raise Denied.of("admin_undo_not_yours", number=change["id"], board=change["board"])
+    preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=change["kind"],
+                        when=when(change["at"], admin.language(msg)), summary=change["summary"])
     return admin.propose(msg, {"kind": "undo", "change": change["id"]}, preview)
 
 
@@ -193,9 +193,9 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
 def apply_undo(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
     change = admin.records.change(action["change"])
     if change is None or change["undone_at"] is not None:
-        return "That change was already undone; nothing was changed."
+        return admin.say(msg, "admin_undo_already")
     if not _may_undo(rights, change):
-        raise Denied("Sorry, you can't undo that change. Nothing was changed.")
+        raise Denied.of("admin_undo_denied")
     admin.records.mark_undone(change["id"], admin.at(msg))
     what = UNDO[change["kind"]](admin, msg, rights, change)
-    return f"Undone: change #{change['id']}: {what}"
+    return admin.say(msg, "admin_undone", number=change["id"], what=what)

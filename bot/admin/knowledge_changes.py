@@ -19,6 +19,7 @@ from bot.admin.parsing import (
     STATUS_WORDS,
     Denied,
     UsageProblem,
+    Words,
     ends_with_colon,
     entry_dict,
     parse_date_phrase,
@@ -32,7 +33,7 @@ from bot.dates.formatting import short_day
 from bot.messages import Incoming
 from bot.replies import Voice
 from bot.roles import Rights
-from bot.timeliness import phase_heading, say
+from bot.timeliness import phase_heading
 from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
 from knowledge.packs import BUILTIN_STATUSES, LEGACY_PHASES
 from knowledge.snapshot import Knowledge
@@ -43,12 +44,13 @@ def new_id(prefix: str, board: str, at: datetime) -> str:
 
 
 def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str, str], what: str) -> tuple[str, str]:
-    """The board named first and the word after it looked up in `table` ("tdsb reduced ...")."""
+    """The board named first and the word after it looked up in `table` ("tdsb reduced ..."); `what`: the
+    wording key naming what the word should be ("admin_what_status")."""
     board_id = admin.board(found[0].group(0), rights)
     choice = word(found[1].group(0))
     if choice not in table:
         known = ", ".join(sorted({k for k in table if "_" not in k}))
-        raise UsageProblem(f"{choice!r} is not {what} I know; I know: {known}.")
+        raise UsageProblem.of("admin_unknown_choice", given=repr(choice), what=Words.maybe(what), known=known)
     return board_id, table[choice]
 
 
@@ -93,8 +95,8 @@ def _current_phase(knowledge: Knowledge, pack: str, today: date) -> str:
 def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 2:
-        raise UsageProblem("Tell me the board, the status and a note.")
-    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "a status")
+        raise UsageProblem.of("admin_setstatus_what")
+    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "admin_what_status")
     today = admin.at(msg).date()
     start, until, index = today, None, 2
     while index < len(found) and not ends_with_colon(found, index):
@@ -103,7 +105,7 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
             break
         day = parse_date_phrase(found, index + 1, today)
         if day is None:
-            raise UsageProblem(f"I couldn't read the date after {keyword!r}: use YYYY-MM-DD, today, tomorrow, monday or nov 4.")
+            raise UsageProblem.of("admin_unread_date_after", keyword=repr(keyword))
         if keyword == "from":
             start = day[0]
         else:
@@ -111,30 +113,36 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
         index += 1 + day[1]
     note = rest(argument, found, index)
     if not note:
-        raise UsageProblem("Add a short note in plain words for parents, after the dates.")
-    admin.check_length(note, "The note")
+        raise UsageProblem.of("admin_setstatus_note")
+    admin.check_length(note, "admin_what_note")
     if until is not None and until < start:
-        raise UsageProblem(f"'until' ({until}) is before 'from' ({start}).")
+        raise UsageProblem.of("admin_until_before_from", until=until, start=start)
     action = {"kind": "status", "board": board_id, "status": status, "start": start.isoformat(),
               "until": until.isoformat() if until else None, "note": note}
     entry = _status_entry(admin, msg, rights, action)
     knowledge = admin.knowledge()
     lang = admin.language(msg)
-    span = admin.say(msg, "admin_span_from", day=describe_day(start, today, lang)) + " " + (
-        admin.say(msg, "admin_span_until", day=describe_day(until, today, lang)) if until
+    span = admin.say(msg, "admin_span_from", day=_span_day(start, today, lang)) + " " + (
+        admin.say(msg, "admin_span_until", day=_span_day(until, today, lang)) if until
         else admin.say(msg, "admin_span_open"))
-    lines = [admin.say(msg, "admin_status_preview", board=admin.board_name(board_id), span=span,
+    lines = [admin.say(msg, "admin_status_preview", board=admin.board_name(board_id, lang), span=span,
                        status=answers.status_words(status, lang, knowledge)),
              admin.say(msg, "note", text=note)]
     if board_id != ALL_BOARDS:
         future = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
                            [*knowledge.statuses, entry], knowledge.services, knowledge.timeline, knowledge.cards,
-                           list(knowledge.packs.values()))
+                           list(knowledge.packs.values()), knowledge.pack_ends)
         day = answers.next_school_day(max(start, today))
         lines.append("\n" + admin.say(msg, "admin_parents_will_be_told", day=describe_day(day, today, lang)))
         lines.append(answers.school_status(future, knowledge.board(board_id), day, today, msg.time,
                                            voice=Voice(lang)))
     return admin.propose(msg, action, "\n".join(lines))
+
+
+def _span_day(day: date, today: date, lang: str) -> str:
+    """"from today, Thursday, October 3"; in French "du jeudi 3 octobre" (no "du aujourd'hui")."""
+    words = describe_day(day, today, lang)
+    return words.split(", ", 1)[-1] if lang == "fr" else words
 
 
 def _status_entry(admin: Admin, msg: Incoming, rights: Rights, action: dict) -> Status:
@@ -159,7 +167,7 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
     change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {words} from {entry.start}: {entry.summary}")
     admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
     lang = admin.language(msg)
-    return admin.say(msg, "admin_status_done", board=admin.board_name(board_id),
+    return admin.say(msg, "admin_status_done", board=admin.board_name(board_id, lang),
                      status=answers.status_words(entry.status, lang, admin.knowledge()), day=short_day(entry.start, lang),
                      when=answers.when_published(admin.at(msg), lang), change=change)
 
@@ -172,7 +180,7 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
 def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 2:
-        raise UsageProblem("Tell me the board, who stopped it and what stopped.")
+        raise UsageProblem.of("admin_addservice_what")
     board_id = admin.board(found[0].group(0), rights)
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
     phases = phase_choices(knowledge, pack)
@@ -181,14 +189,15 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
         phase, index = phases[word(found[1].group(0))], 2
     workers, sep, service = rest(argument, found, index).partition(":")
     if not sep or not workers.strip() or not service.strip():
-        raise UsageProblem("Write the workers, a colon, then the service, e.g. 'Custodians: no extra cleaning'.")
+        raise UsageProblem.of("admin_addservice_colon")
     workers, service = workers.strip(), service.strip()
-    admin.check_length(workers + service, "That")
+    admin.check_length(workers + service, "admin_what_that")
     action = {"kind": "service", "board": board_id, "phase": phase, "workers": workers, "service": service}
-    phase_words = phase_heading(knowledge, WithdrawnService("", "", "", phase, "", admin.at(msg), pack=pack)).lower()
-    return admin.propose(msg, action, (
-        f"Preview: add a withdrawn service ({phase_words}), source {admin.source_label(rights, board_id)}:\n"
-        f"- {workers}: {service}\nParents asking what stopped will see it in the list."))
+    phase_words = phase_heading(knowledge, WithdrawnService("", "", "", phase, "", admin.at(msg), pack=pack),
+                                admin.language(msg)).lower()
+    return admin.propose(msg, action, admin.say(msg, "admin_addservice_preview", phase=phase_words,
+                                                source=admin.source_label(rights, board_id), workers=workers,
+                                                service=service))
 
 
 def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary: str) -> int:
@@ -209,7 +218,14 @@ def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pen
     )
     change = _added(admin, msg, "service", entry, admin.store.put_service, action["board"],
                     f"{entry.workers}: {entry.service}")
-    return f"Done: added '{entry.workers}: {entry.service}' (id {entry.id}). (Change #{change}; /undo takes it back.)"
+    return admin.say(msg, "admin_addservice_done", workers=entry.workers, service=entry.service, id=entry.id,
+                     change=change)
+
+
+def _service_line(admin: Admin, msg: Incoming, service: WithdrawnService) -> str:
+    """"custodians: cleaning hallways", from the entry's French texts for a French reader when it has them."""
+    voice = Voice(admin.language(msg))
+    return f"{voice.text(service, 'workers')}{voice.colon}{voice.text(service, 'service')}"
 
 
 def _service_board(service: WithdrawnService) -> str | None:
@@ -230,32 +246,32 @@ def endservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
     active = admin.knowledge().services_withdrawn(msg.time)
     if not argument:
         if not active:
-            return "No services are listed as withdrawn now."
-        return "\n".join(["Withdrawn services now (end one with /endservice ID):",
-                          *(f"- {s.id}: {s.workers}: {s.service}" for s in active)])
+            return admin.say(msg, "admin_no_withdrawn_services")
+        return "\n".join([admin.say(msg, "admin_withdrawn_services"),
+                          *(f"- {s.id}: {_service_line(admin, msg, s)}" for s in active)])
     wanted = argument.split()[0]
     service = next((s for s in active if s.id == wanted), None)
     if service is None:
-        raise UsageProblem(f"No withdrawn service has the id {wanted!r}; send /endservice to list them.")
+        raise UsageProblem.of("admin_no_such_service", id=repr(wanted))
     if not _may_end(rights, service):
-        raise Denied("Sorry, only a province admin can end that service (it wasn't added by your board's staff). "
-                     "Nothing was changed.")
+        raise Denied.of("admin_endservice_province_only")
     action = {"kind": "endservice", "service": service.id, "board": _service_board(service) or ALL_BOARDS}
-    return admin.propose(msg, action, f"Preview: mark as back to normal:\n- {service.workers}: {service.service}")
+    return admin.propose(msg, action, admin.say(msg, "admin_endservice_preview", workers=service.workers,
+                                                service=service.service))
 
 
 @applies("endservice")
 def apply_endservice(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
     service = next((s for s in admin.knowledge().services if s.id == action["service"]), None)
     if service is None or service.ended is not None or service.retracted is not None:
-        return "That service was already ended or removed; nothing was changed."
+        return admin.say(msg, "admin_endservice_already")
     if not _may_end(rights, service):
-        raise Denied("Sorry, you can no longer end that service. Nothing was changed.")
+        raise Denied.of("admin_endservice_no_longer")
     ended = replace(service, ended=admin.at(msg))
     admin.store.put_service(ended)
     change = admin.record(msg, "endservice", service.id, action["board"], f"ended {service.workers}: {service.service}")
     admin.audit(msg, "endservice", action["board"], entry_dict(service), entry_dict(ended))
-    return f"Done: '{service.workers}: {service.service}' is listed as back to normal. (Change #{change}; /undo takes it back.)"
+    return admin.say(msg, "admin_endservice_done", workers=service.workers, service=service.service, change=change)
 
 
 # --------------------------------------------------------------------- events
@@ -267,21 +283,21 @@ def apply_endservice(admin: Admin, msg: Incoming, rights: Rights, action: dict, 
 def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 4:
-        raise UsageProblem("Tell me the board (or all), the kind of event, its date and a short text.")
+        raise UsageProblem.of("admin_addevent_what")
     board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **_with_dashes(TIMELINE_KINDS)},
-                                       "a kind of event")
+                                       "admin_what_event_kind")
     index = 3 if word(found[2].group(0)) in ("on", "from") else 2
     day = parse_date_phrase(found, index, admin.at(msg).date())
     if day is None:
-        raise UsageProblem("I couldn't read the date: use YYYY-MM-DD, today, tomorrow, monday or nov 4.")
+        raise UsageProblem.of("admin_unread_date")
     text = rest(argument, found, index + day[1])
     if not text:
-        raise UsageProblem("Add a short text describing the event.")
-    admin.check_length(text, "The text")
+        raise UsageProblem.of("admin_addevent_text")
+    admin.check_length(text, "admin_what_text")
     action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
-    return admin.propose(msg, action, (
-        f"Preview: add to the timeline ({kind.replace('_', ' ')}), source {admin.source_label(rights, board_id)}:\n"
-        f"- {day[0]:%a %b} {day[0].day}: {text}"))
+    return admin.propose(msg, action, admin.say(
+        msg, "admin_addevent_preview", kind=kind.replace("_", " "), source=admin.source_label(rights, board_id),
+        day=short_day(day[0], admin.language(msg)), text=text))
 
 
 @applies("event")
@@ -293,7 +309,7 @@ def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendi
         pack=admin.store.staff_pack(),
     )
     change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"], f"{entry.day}: {entry.text}")
-    return f"Done: added the event on {entry.day:%a %b} {entry.day.day}. (Change #{change}; /undo takes it back.)"
+    return admin.say(msg, "admin_addevent_done", day=short_day(entry.day, admin.language(msg)), change=change)
 
 
 # ---------------------------------------------------------------- end a phase
@@ -302,19 +318,20 @@ def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendi
     "  (province admins; /endphase alone lists the phases)"))
 def endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not rights.province:
-        raise Denied(say("endphase_province_only"))
+        raise Denied.of("endphase_province_only")
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
     phases = phase_choices(knowledge, pack)
     wanted = word(argument.split()[0]) if argument.strip() else ""
     if wanted not in phases:
         names = ", ".join(sorted({p for p in phases if "_" not in p}))
-        raise UsageProblem(say("endphase_which", phases=names))
+        raise UsageProblem.of("endphase_which", phases=names)
     phase = phases[wanted]
     active = [s for s in knowledge.services_withdrawn(msg.time) if s.phase == phase and s.pack == pack]
     if not active:
-        return say("endphase_nothing", phase=wanted)
+        return admin.say(msg, "endphase_nothing", phase=wanted)
     action = {"kind": "endphase", "phase": phase, "board": ALL_BOARDS, "services": [s.id for s in active]}
-    lines = [say("endphase_preview", phase=wanted, count=len(active)), *(f"- {s.workers}: {s.service}" for s in active)]
+    lines = [admin.say(msg, "endphase_preview", phase=wanted, count=len(active)),
+             *(f"- {_service_line(admin, msg, s)}" for s in active)]
     return admin.propose(msg, action, "\n".join(lines))
 
 
@@ -328,7 +345,7 @@ def apply_endphase(admin: Admin, msg: Incoming, rights: Rights, action: dict, pe
     change = admin.record(msg, "endphase", action["phase"], ALL_BOARDS, f"ended the {action['phase']} services",
                           before=ids)
     admin.audit(msg, "endphase", ALL_BOARDS, ids, None)
-    return say("endphase_done", count=len(ids), change=change)
+    return admin.say(msg, "endphase_done", count=len(ids), change=change)
 
 
 @undoes("endphase")
@@ -338,7 +355,7 @@ def undo_endphase(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> 
         if service.id in ids and service.ended is not None:
             admin.store.put_service(replace(service, ended=None))
     admin.audit(msg, "undo endphase", ALL_BOARDS, None, sorted(ids))
-    return say("endphase_undone", summary=change["summary"])
+    return admin.say(msg, "endphase_undone", summary=change["summary"])
 
 
 # ----------------------------------------------------------------------- undo
@@ -351,11 +368,11 @@ def undo_entry(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str
     pool, put = _POOLS[change["kind"]]
     entry = next((e for e in getattr(admin.knowledge(), pool) if e.id == change["entry_id"]), None)
     if entry is None:
-        return "that entry is gone; nothing else changed."
+        return admin.say(msg, "admin_undo_entry_gone")
     if change["kind"] == "endservice":
-        after, what = replace(entry, ended=None), "listed as withdrawn again"
+        after, what = replace(entry, ended=None), "admin_undo_withdrawn_again"
     else:
-        after, what = replace(entry, retracted=admin.at(msg)), "removed"
+        after, what = replace(entry, retracted=admin.at(msg)), "admin_undo_removed"
     getattr(admin.store, put)(after)
     admin.audit(msg, f"undo {change['kind']}", change["board"], entry_dict(entry), entry_dict(after))
-    return f"{change['summary']} ({what}). Parents see the previous information again."
+    return admin.say(msg, "admin_undo_entry", summary=change["summary"], what=admin.say(msg, what))

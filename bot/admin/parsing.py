@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import date, datetime
 
 from bot import answers
@@ -12,8 +12,39 @@ from bot.dates import find_date
 from knowledge.model import TIMELINE_KINDS
 
 
+@dataclass(frozen=True, slots=True)
+class Words:
+    """A field of a message that is itself a wording key ("the note", "all boards"): said in the message's language."""
+
+    key: str
+
+    @staticmethod
+    def maybe(what: str) -> Words | str:
+        """A wording key ("admin_what_note") as Words; other words as they are."""
+        return Words(what) if what.startswith("admin_what_") else what
+
+
 class UsageProblem(Exception):
-    """The command's words don't fit; the message explains and shows the usage."""
+    """The command's words don't fit; the message explains and shows the usage.
+
+    Made from a text, or (:meth:`of`) from a key of config/wording.yaml and its fields, so it is said
+    in the language of whoever reads it (:meth:`said`); str() is the English."""
+
+    def __init__(self, text: str = "", /, key: str | None = None, **fields: object):
+        self.key, self.fields = key, fields
+        super().__init__(self.said("en") if key else text)
+
+    @classmethod
+    def of(cls, key: str, /, **fields: object) -> UsageProblem:
+        return cls(key=key, **fields)
+
+    def said(self, language: str) -> str:
+        if self.key is None:
+            return str(self)
+        from bot.replies import say
+
+        return say(self.key, language, **{name: say(value.key, language) if isinstance(value, Words) else value
+                                          for name, value in self.fields.items()})
 
 
 class Denied(UsageProblem):
@@ -83,15 +114,16 @@ def ends_with_colon(found: list[re.Match], index: int) -> bool:
     return index > 0 and found[index - 1].group(0).endswith(":")
 
 
-def number(argument: str, default: int, low: int, high: int, what: str) -> int:
+def number(argument: str, default: int, low: int, high: int, what: str = "admin_what_number") -> int:
+    """A whole number from `low` to `high` (`what`: the wording key naming it, "a number of days")."""
     try:
         return max(low, min(high, int(argument or default)))
     except ValueError:
-        raise UsageProblem(f"{argument!r} is not {what}.") from None
+        raise UsageProblem.of("admin_not_a", given=repr(argument), what=Words.maybe(what)) from None
 
 
-def when(moment: datetime) -> str:
-    return answers.when_published(moment)
+def when(moment: datetime, language: str = "en") -> str:
+    return answers.when_published(moment, language)
 
 
 def compact(value, limit: int = 160) -> str:

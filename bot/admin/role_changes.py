@@ -18,8 +18,8 @@ from bot.roles import STAFF, Rights, parse_user
 def _who(text: str) -> tuple[str, str]:
     try:
         return parse_user(text)
-    except ValueError as exc:
-        raise UsageProblem(str(exc)) from None
+    except ValueError:
+        raise UsageProblem.of("admin_not_a_user", given=repr(text)) from None
 
 
 def parse_role(admin: Admin, what: str) -> tuple[str, list[str]]:
@@ -31,10 +31,10 @@ def parse_role(admin: Admin, what: str) -> tuple[str, list[str]]:
     for name in (w for w in re.split(r"[\s,]+", what) if w and w != "staff"):
         board = admin.knowledge().board(name)
         if board is None:
-            raise UsageProblem(f"I don't know a board with the id {name!r}.")
+            raise UsageProblem.of("admin_unknown_board_id", id=repr(name))
         boards.append(board.id)
     if not boards:
-        raise UsageProblem("Name 'province' or at least one board id.")
+        raise UsageProblem.of("admin_grant_which_role")
     return STAFF, boards
 
 
@@ -44,19 +44,21 @@ def parse_role(admin: Admin, what: str) -> tuple[str, list[str]]:
 def grant(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     parts = argument.split(None, 1)
     if len(parts) < 2:
-        raise UsageProblem("Tell me who (platform:user_id) and the role.")
+        raise UsageProblem.of("admin_grant_what")
     platform, user_id = _who(parts[0])
     role, boards = parse_role(admin, parts[1])
     action = {"kind": "grant", "platform": platform, "user_id": user_id, "role": role, "boards": boards}
-    new = "province admin (all boards)" if role == PROVINCE_ROLE else "board staff for " + ", ".join(boards)
-    current = admin.roles.rights(platform, user_id).describe()
-    return admin.propose(msg, action, f"Preview: make {platform}:{user_id} {new}. (Now: {current}.)")
+    lang = admin.language(msg)
+    new = Rights(platform, user_id, role == PROVINCE_ROLE, frozenset(boards)).describe(lang)
+    current = admin.roles.rights(platform, user_id).describe(lang)
+    return admin.propose(msg, action, admin.say(msg, "admin_grant_preview", who=f"{platform}:{user_id}", new=new,
+                                                current=current))
 
 
 @applies("grant")
 def apply_grant(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
     if not rights.province:
-        raise Denied("Sorry, only a province admin can grant roles. Nothing was changed.")
+        raise Denied.of("admin_grant_province_only")
     return change_role(admin, msg, action)
 
 
@@ -65,39 +67,40 @@ def apply_grant(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendi
 def revoke(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     parts = argument.split(None, 1)
     if not parts:
-        raise UsageProblem("Tell me who (platform:user_id).")
+        raise UsageProblem.of("admin_revoke_who")
     platform, user_id = _who(parts[0])
     boards = [w for w in re.split(r"[\s,]+", parts[1].lower()) if w] if len(parts) > 1 else []
-    problem = revoke_problem(admin, platform, user_id, boards)
+    lang = admin.language(msg)
+    problem = revoke_problem(admin, platform, user_id, boards, lang)
     if problem:
         return problem
     action = {"kind": "revoke", "platform": platform, "user_id": user_id, "boards": boards}
-    what = f"boards {', '.join(boards)}" if boards else "every role granted through the bot"
+    what = (admin.say(msg, "admin_revoke_boards", boards=", ".join(boards)) if boards
+            else admin.say(msg, "admin_revoke_every_role"))
     configured = admin.roles.settings_rights(platform, user_id)
-    note = f"\n(They keep what the settings file gives them: {configured.describe()}.)" if configured.is_admin else ""
-    return admin.propose(msg, action, f"Preview: take back {what} from {platform}:{user_id}.{note}")
+    note = ("\n" + admin.say(msg, "admin_revoke_keeps", rights=configured.describe(lang))) if configured.is_admin else ""
+    return admin.propose(msg, action, admin.say(msg, "admin_revoke_preview", what=what, who=f"{platform}:{user_id}")
+                         + note)
 
 
-def revoke_problem(admin: Admin, platform: str, user_id: str, boards: list[str]) -> str | None:
+def revoke_problem(admin: Admin, platform: str, user_id: str, boards: list[str], language: str = "en") -> str | None:
     """Why a revoke would do nothing, in words; None when it would take something back."""
     target = f"{platform}:{user_id}"
     granted = admin.roles.grant_of(platform, user_id)
     if granted is None:
         configured = admin.roles.settings_rights(platform, user_id)
         if configured.is_admin:
-            return (f"{target} is {configured.describe()} in the settings file; "
-                    "remove them there (roles in settings can't be revoked through the bot).")
-        return f"{target} has no role granted through the bot; nothing to revoke."
+            return say("admin_revoke_in_settings", language, who=target, rights=configured.describe(language))
+        return say("admin_revoke_nothing", language, who=target)
     if boards and granted["role"] != STAFF:
-        raise UsageProblem(f"{target} is a province admin, not staff for some boards; "
-                           f"/revoke {target} takes the whole role back.")
+        raise UsageProblem.of("admin_revoke_whole_role", who=target)
     return None
 
 
 @applies("revoke")
 def apply_revoke(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
     if not rights.province:
-        raise Denied("Sorry, only a province admin can revoke roles. Nothing was changed.")
+        raise Denied.of("admin_revoke_province_only")
     return change_role(admin, msg, action)
 
 
@@ -110,10 +113,10 @@ def change_role(admin: Admin, msg: Incoming, action: dict) -> str:
     else:
         before = admin.roles.revoke(platform, user_id, action["boards"] or None)
     after = admin.roles.grant_of(platform, user_id)
-    now = admin.roles.rights(platform, user_id).describe()
-    change = admin.record(msg, kind, target, "all", f"{kind} {target}: now {now}", before=before)
+    rights = admin.roles.rights(platform, user_id)
+    change = admin.record(msg, kind, target, "all", f"{kind} {target}: now {rights.describe()}", before=before)
     admin.audit(msg, kind, target, before, after)
-    return f"Done: {target} is now {now}. (Change #{change}; /undo takes it back.)"
+    return admin.say(msg, "admin_role_done", who=target, rights=rights.describe(admin.language(msg)), change=change)
 
 
 @undoes("grant", "revoke")
@@ -122,7 +125,8 @@ def undo_role(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str:
     current = admin.roles.grant_of(platform, user_id)
     admin.roles.restore(platform, user_id, change["before"])
     admin.audit(msg, f"undo {change['kind']}", change["entry_id"], current, change["before"])
-    return f"{change['entry_id']} is {admin.roles.rights(platform, user_id).describe()} again."
+    return admin.say(msg, "admin_role_undone", who=change["entry_id"],
+                     rights=admin.roles.rights(platform, user_id).describe(admin.language(msg)))
 
 
 def whoami_text(msg: Incoming, rights: Rights, language: str = "en") -> str:
@@ -130,7 +134,7 @@ def whoami_text(msg: Incoming, rights: Rights, language: str = "en") -> str:
     me = f"{msg.platform}:{msg.user_id}"
     fields = {"platform": msg.platform, "user_id": msg.user_id, "me": me}
     if rights.is_admin:
-        return say("whoami_staff", language, rights=rights.describe(), **fields)
+        return say("whoami_staff", language, rights=rights.describe(language), **fields)
     return say("whoami_parent", language, **fields)
 
 

@@ -9,6 +9,7 @@ from bot.admin.changes import Admin
 from bot.admin.parsing import compact, number
 from bot.admin.permissions import staff_command
 from bot.messages import Incoming
+from bot.replies import say
 from bot.roles import Rights
 from bot.text import normalize
 
@@ -34,30 +35,33 @@ def unanswered(store, today: date, days: int, boards: frozenset[str] | None, low
     return [(n, shown[key]) for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:top]]
 
 
+def _where(boards: frozenset[str] | None, language: str) -> str:
+    return " " + say("admin_stats_for", language, boards=", ".join(sorted(boards))) if boards is not None else ""
+
+
 def stats_text(store, today: date, days: int = 7, top: int = 10, boards: frozenset[str] | None = None,
-               low: float = 0.0) -> str:
+               low: float = 0.0, language: str = "en") -> str:
     """Questions per intent per day and the most frequent unanswered ones; only `boards` when given."""
     since = (today - timedelta(days=days - 1)).isoformat()
     rows = store.questions.per_day(since, boards)
-    where = f" for {', '.join(sorted(boards))}" if boards is not None else ""
-    lines = [f"Questions per intent per day{where} (last {days} days):"]
+    lines = [say("admin_stats_per_day", language, where=_where(boards, language), days=days)]
     if not rows:
-        lines.append("  none yet")
+        lines.append("  " + say("admin_stats_none_yet", language))
     by_day: dict[str, list[str]] = {}
     for day, intent, n in rows:
         by_day.setdefault(day, []).append(f"{intent} {n}")
     lines += [f"  {day}: " + ", ".join(parts) for day, parts in by_day.items()]
-    lines.append("Most frequent questions I could not answer:")
+    lines.append(say("admin_stats_unanswered", language))
     found = unanswered(store, today, days, boards, low, top)
-    lines += [f"  {n}x {compact(q, 120)}" for n, q in found] or ["  none"]
+    lines += [f"  {n}x {compact(q, 120)}" for n, q in found] or ["  " + say("admin_stats_none", language)]
     return "\n".join(lines)
 
 
 @staff_command("stats", "/stats [DAYS] - questions per intent per day and the most frequent unanswered questions")
 def stats(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
-    days = number(argument, 7, 1, 60, "a number of days")
+    days = number(argument, 7, 1, 60, "admin_what_days")
     boards = None if rights.province else rights.boards
-    return stats_text(admin.store, admin.at(msg).date(), days, boards=boards)
+    return stats_text(admin.store, admin.at(msg).date(), days, boards=boards, language=admin.language(msg))
 
 
 @staff_command("unanswered", (
@@ -67,7 +71,7 @@ def unanswered_command(admin: Admin, msg: Incoming, rights: Rights, argument: st
     words = argument.split()
     days = 7
     if words and words[-1].isdigit():
-        days = number(words.pop(), 7, 1, 60, "a number of days")
+        days = number(words.pop(), 7, 1, 60, "admin_what_days")
     if words:
         board = admin.board(words[0], rights, allow_all=False)
         boards = frozenset({board})
@@ -75,10 +79,10 @@ def unanswered_command(admin: Admin, msg: Incoming, rights: Rights, argument: st
         boards = None if rights.province else rights.boards
     low = admin.settings.matcher.min_confidence + LOW_CONFIDENCE_MARGIN
     found = unanswered(admin.store, admin.at(msg).date(), days, boards, low)
-    where = f" for {', '.join(sorted(boards))}" if boards is not None else ""
+    where = _where(boards, admin.language(msg))
     if not found:
-        return f"No unanswered questions{where} in the last {days} days."
-    lines = [f"Questions I could not answer well{where}, last {days} days (most frequent first):"]
+        return admin.say(msg, "admin_unanswered_none", where=where, days=days)
+    lines = [admin.say(msg, "admin_unanswered_title", where=where, days=days)]
     lines += [f"{n}x {compact(q, 120)}" for n, q in found]
-    lines.append("Teach me one: /teach BOARD | question | answer | source: where it comes from")
+    lines.append(admin.say(msg, "admin_unanswered_teach"))
     return "\n".join(lines)

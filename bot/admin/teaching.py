@@ -54,7 +54,7 @@ def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
         elif len(rights.boards) == 1:
             boards = sorted(rights.boards)
         else:
-            raise UsageProblem("Start with the board the answer is for (e.g. tdsb).")
+            raise UsageProblem.of("admin_teach_board_first")
     else:
         parts = parts[1:]
     fields: dict[str, list[str]] = {"plain": [], "source": [], "phrasings": [], "details": [], "topic": []}
@@ -64,11 +64,11 @@ def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
         fields[key or "plain"].append(value.strip() if key else part)
     plain = fields["plain"]
     if len(plain) < 2:
-        raise UsageProblem("I need the question and its answer, separated by |.")
+        raise UsageProblem.of("admin_teach_question_and_answer")
     question, answer, *extra = plain
     details = " ".join(fields["details"] + extra)
     phrasings = [p.strip() for text in fields["phrasings"] for p in text.split(";") if p.strip()]
-    for text, what in ((question, "The question"), (answer, "The answer"), (details, "The details")):
+    for text, what in ((question, "admin_what_question"), (answer, "admin_what_answer"), (details, "admin_what_details")):
         admin.check_length(text, what)
     source = fields["source"][0] if fields["source"] else admin.source_label(rights, boards[0])
     topic = fields["topic"][0].lower().replace(" ", "_") if fields["topic"] else ""
@@ -83,15 +83,17 @@ def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
 @staff_command("teach", TEACH_USAGE)
 def teach(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not argument.strip():
-        raise UsageProblem("Tell me the board, the question parents ask and its answer.")
+        raise UsageProblem.of("admin_teach_what")
     action = parse_teach(admin, rights, argument, admin.at(msg).date())
-    lines = [f"Preview: a new answer for {action['board']} (topic {action['topic']}), source {action['source']}:",
-             f"Q: {action['question']}", f"A: {action['answer']}"]
+    lines = [admin.say(msg, "admin_teach_preview", board=action["board"], topic=action["topic"],
+                       source=action["source"]),
+             admin.say(msg, "admin_teach_question", text=action["question"]),
+             admin.say(msg, "admin_teach_answer", text=action["answer"])]
     if action["details"]:
-        lines.append(f"More: {action['details']}")
+        lines.append(admin.say(msg, "admin_teach_details", text=action["details"]))
     if action["phrasings"]:
-        lines.append("Also asked as: " + "; ".join(action["phrasings"]))
-    lines.append("Parents asking this will get the answer right away.")
+        lines.append(admin.say(msg, "admin_teach_also", text="; ".join(action["phrasings"])))
+    lines.append(admin.say(msg, "admin_teach_at_once"))
     return admin.propose(msg, action, "\n".join(lines))
 
 
@@ -108,7 +110,7 @@ def apply_card(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendin
     admin.store.put_card(card)
     change = admin.record(msg, "card", card.id, action["board"], f"card: {card.question} {card.answer}")
     admin.audit(msg, "teach", action["board"], None, entry_dict(card))
-    return f"Done: I now answer \"{card.question}\" (card {card.id}). (Change #{change}; /undo takes it back.)"
+    return admin.say(msg, "admin_teach_done", question=card.question, id=card.id, change=change)
 
 
 def export_pack(store) -> dict:

@@ -1,6 +1,8 @@
 """The outbox: a broadcast and one delivery row per recipient, written before anything is sent.
 
-:meth:`Outbox.create` writes them in one transaction. Delivery workers then
+:meth:`Outbox.create` writes them in one transaction, each delivery with its recipient's
+language (a private chat's user's remembered language, else the one the chat subscribed in;
+English when neither says), so the text each recipient gets is settled before any send. Delivery workers then
 ``claim`` due rows (``sending``, committed before the send), and ``finish`` or
 ``reschedule`` each one right after its send; ``recover`` puts the rows a killed
 worker left ``sending`` back to ``pending``.
@@ -67,6 +69,14 @@ class Job:
     kind: str
     text: str | None
     attempts: int
+    language: str = "en"  # which of the broadcast's texts (messages)
+
+
+# A recipient chat's language, in SQL over `subscriptions`: the user's remembered language for a private
+# chat, else the language the chat subscribed in; 'fr' or 'en'.
+_LANGUAGE = ("CASE WHEN COALESCE(CASE WHEN chat_kind = 'private' THEN (SELECT u.language FROM users u "
+             "WHERE u.platform = subscriptions.platform AND u.user_id = subscriptions.user_id) END, language) = 'fr' "
+             "THEN 'fr' ELSE 'en' END")
 
 
 class Outbox:
@@ -79,7 +89,7 @@ class Outbox:
         self.store = store
         self.conn = store.conn
         self.wakeup = wakeup
-        self._texts: dict[int, str] = {}
+        self._texts: dict[tuple[int, str], str] = {}
 
     def transaction(self):
         """A write transaction that does not mark the knowledge changed (deliveries are not knowledge)."""
@@ -95,11 +105,17 @@ class Outbox:
 
     def recipients(self, board: str) -> dict[str, int]:
         """Recipients of a broadcast to `board` now, per platform (each chat once)."""
+        return self.audience(board)[0]
+
+    def audience(self, board: str) -> tuple[dict[str, int], dict[str, int]]:
+        """Recipients of a broadcast to `board` now (each chat once): per platform, and per language."""
         tail, args = self._recipients_query(board)
-        counts: dict[str, int] = {}
-        for (platform,) in self.conn.execute(f"SELECT platform {tail}", args):
-            counts[platform] = counts.get(platform, 0) + 1
-        return counts
+        platforms: dict[str, int] = {}
+        languages: dict[str, int] = {}
+        for platform, language in self.conn.execute(f"SELECT platform, MAX({_LANGUAGE}) {tail}", args):
+            platforms[platform] = platforms.get(platform, 0) + 1
+            languages[language] = languages.get(language, 0) + 1
+        return platforms, languages
 
     def create(
         self,
@@ -113,8 +129,13 @@ class Outbox:
         at: datetime | None = None,
         audit: dict | None = None,
         inside: Callable[[object], bool] | None = None,
+        text_fr: str | None = None,
+        language: str = "en",
     ) -> int | None:
         """Write a broadcast and its deliveries in one transaction; returns its id.
+
+        `text` is what English-language recipients get, `text_fr` what French-language ones get
+        (None: `text` too); `language` is the author's, in which their report is written.
 
         `key` makes it idempotent (the same key returns the first broadcast).
         `inside(conn)` runs in the transaction first; if it returns False,
@@ -132,16 +153,16 @@ class Outbox:
             if notify is not None and notify[0] in UNDELIVERABLE:
                 notify = None
             cur = conn.execute(
-                "INSERT INTO broadcasts (created, board, body, text, author, notify_platform, notify_chat, key) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (at.isoformat(), board, body, text, author, notify[0] if notify else None,
+                "INSERT INTO broadcasts (created, board, body, text, text_fr, language, author, notify_platform, "
+                "notify_chat, key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (at.isoformat(), board, body, text, text_fr, language, author, notify[0] if notify else None,
                  notify[1] if notify else None, key),
             )
             broadcast_id = cur.lastrowid
             tail, args = self._recipients_query(board)
             cur = conn.execute(
-                f"INSERT INTO deliveries (broadcast_id, platform, chat_id, chat_kind) "
-                f"SELECT ?, platform, chat_id, MAX(chat_kind) {tail}",
+                f"INSERT INTO deliveries (broadcast_id, platform, chat_id, chat_kind, language) "
+                f"SELECT ?, platform, chat_id, MAX(chat_kind), MAX({_LANGUAGE}) {tail}",
                 (broadcast_id, *args),
             )
             total = cur.rowcount
@@ -180,13 +201,17 @@ class Outbox:
             out.setdefault(platform, {})[state] = n
         return out
 
-    def text_of(self, broadcast_id: int) -> str:
-        text = self._texts.get(broadcast_id)
+    def text_of(self, broadcast_id: int, language: str = "en") -> str:
+        """What a recipient reading `language` gets of a broadcast (its one text when it has no French)."""
+        key = (broadcast_id, language)
+        text = self._texts.get(key)
         if text is None:
-            text = self.conn.execute("SELECT text FROM broadcasts WHERE id = ?", (broadcast_id,)).fetchone()[0]
+            text = self.conn.execute(
+                "SELECT CASE WHEN ? = 'fr' THEN COALESCE(text_fr, text) ELSE text END FROM broadcasts WHERE id = ?",
+                (language, broadcast_id)).fetchone()[0]
             if len(self._texts) > 256:
                 self._texts.clear()
-            self._texts[broadcast_id] = text
+            self._texts[key] = text
         return text
 
     def unfinished(self, platform: str) -> int:
@@ -222,7 +247,7 @@ class Outbox:
                 "UPDATE deliveries SET state = 'sending', claim = ?, attempts = attempts + 1 WHERE id IN ("
                 " SELECT id FROM deliveries WHERE platform = ? AND state = 'pending' AND next_at <= ?"
                 " ORDER BY next_at, id LIMIT ?) "
-                "RETURNING id, broadcast_id, chat_id, chat_kind, kind, text, attempts",
+                "RETURNING id, broadcast_id, chat_id, chat_kind, kind, text, attempts, language",
                 (token, platform, now, limit),
             ).fetchall()
         rows.sort()
@@ -244,15 +269,17 @@ class Outbox:
             counter = _COUNTER[state]
             conn.execute(f"UPDATE broadcasts SET {counter} = {counter} + 1 WHERE id = ?", (job.broadcast_id,))
             row = conn.execute(
-                "SELECT total, delivered + failed + blocked, state, notify_platform, notify_chat, board, delivered, failed, blocked "
-                "FROM broadcasts WHERE id = ?", (job.broadcast_id,)
+                "SELECT total, delivered + failed + blocked, state, notify_platform, notify_chat, board, delivered, "
+                "failed, blocked, language FROM broadcasts WHERE id = ?", (job.broadcast_id,)
             ).fetchone()
-            total, done, bstate, nplatform, nchat, board, delivered, failed, blocked = row
+            total, done, bstate, nplatform, nchat, board, delivered, failed, blocked, language = row
             if done >= total and bstate != "done":
                 conn.execute("UPDATE broadcasts SET state = 'done', finished = ? WHERE id = ?", (now, job.broadcast_id))
                 if nplatform:
-                    report = (f"Your broadcast #{job.broadcast_id} to {board} is done: {delivered} delivered, "
-                              f"{failed} failed, {blocked} blocked (of {total} recipients).")
+                    from bot.replies import say
+
+                    report = say("broadcast_report", language, id=job.broadcast_id, board=board, delivered=delivered,
+                                 failed=failed, blocked=blocked, total=total)
                     conn.execute(
                         "INSERT OR IGNORE INTO deliveries (broadcast_id, platform, chat_id, chat_kind, kind, text) "
                         "VALUES (?, ?, ?, 'private', 'report', ?)",

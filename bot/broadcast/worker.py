@@ -284,7 +284,7 @@ class DeliveryWorker:
         self.limiter.note_send(job.chat_id, group, wait)
         if wait > 0:
             await asyncio.sleep(wait)
-        text = job.text if job.text is not None else self.outbox.text_of(job.broadcast_id)
+        text = job.text if job.text is not None else self.outbox.text_of(job.broadcast_id, job.language)
         outcome = await self._send(job, text)
         self.stats.outcomes[outcome.status.value] = self.stats.outcomes.get(outcome.status.value, 0) + 1
         # The send happened: keep trying to record it while the database is busy.

@@ -15,6 +15,7 @@ from bot.dates.rules import (
     AMBIGUOUS_MONTHS,
     APOSTROPHES,
     DAYNUM_BAD_NEXT,
+    FR_DAYNUM_BAD_NEXT,
     FRACTION_NEXT,
     INVALID,
     NTH_BAD_AFTER_IN,
@@ -259,6 +260,21 @@ def nth_of_month(tk: Tokens, i: int, start: int, left_ok: bool = False):
     return start, k, (d if d is not None else INVALID)
 
 
+def day_of_this_month(tk: Tokens, i: int, start: int, weekday: int | None = None):
+    """French "le 7", "le 1er", "du 8" (i is the number, after the article): the next such day of the
+    month, as "the 7th". With `weekday` ("mardi 8"), only when that day is that weekday."""
+    r = day_number(tk, i, True)
+    if r is None:
+        return None
+    day, k, _ = r
+    if tk.word(k) in FR_DAYNUM_BAD_NEXT:
+        return None
+    d = day_of_month(day, tk.today)
+    if weekday is not None and (d is None or d.weekday() != weekday):
+        return None
+    return start, k, (d if d is not None else INVALID)
+
+
 def numeric_date(tk: Tokens, i: int, start: int):
     """"10/7", "10/07/2019", "10/7/19" (month first) and ISO "2019-10-07"."""
     words, n = tk.words, tk.n
@@ -320,24 +336,27 @@ def numeric_date(tk: Tokens, i: int, start: int):
     return dated(tk, start, k, mo, dd, year)
 
 
-def date_after_weekday(tk: Tokens, k: int):
-    """An explicit date right after a weekday ("monday, oct 7th", "mon the 7th")."""
+def date_after_weekday(tk: Tokens, k: int, weekday: int | None = None):
+    """An explicit date right after a weekday ("monday, oct 7th", "mon the 7th", "mardi le 8"; "mardi 8"
+    when the 8th is a Tuesday)."""
     words, n = tk.words, tk.n
     if k < n and words[k] == ",":
         k += 1
     if k >= n:
         return None
     t = words[k]
-    if t in ("the", "le"):  # "monday the 7th", "lundi le 7 octobre"
+    if t in ("the", "le"):  # "monday the 7th", "lundi le 7 octobre", "mardi le 8"
         if k + 1 < n:
             nt = words[k + 1]
             if is_number(nt):
-                return day_month(tk, k + 1, k, True) or nth_of_month(tk, k + 1, k, True)
+                return (day_month(tk, k + 1, k, True) or nth_of_month(tk, k + 1, k, True)
+                        or (day_of_this_month(tk, k + 1, k) if t == "le" else None))
             return ordinal_word_month(tk, k + 1, k)
         return None
     if is_number(t):
         return (numeric_date(tk, k, k) or day_month(tk, k, k, True)
-                or nth_of_month(tk, k, k, True))
+                or nth_of_month(tk, k, k, True)
+                or (day_of_this_month(tk, k, k, weekday) if weekday is not None else None))
     if t.isalpha():
         return month_day(tk, k, k) or ordinal_word_month(tk, k, k)
     return None

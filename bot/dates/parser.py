@@ -12,6 +12,7 @@ import datetime
 from bot.dates.explicit import (
     date_after_weekday,
     day_month,
+    day_of_this_month,
     month_day,
     nth_of_month,
     numeric_date,
@@ -19,10 +20,13 @@ from bot.dates.explicit import (
 )
 from bot.dates.rules import (
     APOSTROPHES,
+    FR_DAY_ARTICLES,
     FR_LAST,
     FR_NEXT,
+    FR_NUMBER_WORDS,
     FR_PART_OF_TODAY,
     FR_TWO_DAYS,
+    FR_WEEK,
     MODIFIERS,
     NUMBER_WORDS,
     ON_WORDS,
@@ -41,7 +45,7 @@ from bot.dates.vocabulary import AFTER_TWO, DAY_WORDS, MONTH_WORDS, Cache, day_w
 # words a date pattern can start at (digits are checked separately)
 _TRIGGERS = frozenset(
     set(DAY_WORDS) | set(MONTH_WORDS) | set(ORD_WORDS) | set(ORD_TENS) | set(MODIFIERS)
-    | {"the", "day", "in"} | set(FR_TWO_DAYS) | {"aujourd"}
+    | {"the", "day", "in", "dans", "aujourd"} | set(FR_TWO_DAYS) | FR_DAY_ARTICLES | FR_WEEK
 )
 _INTEREST = Cache(dict.fromkeys(_TRIGGERS, True))  # token -> whether a pattern can start at it
 
@@ -93,13 +97,16 @@ def weekday_from(tk: Tokens, start: int, j: int, wd: int, mode: str | None):
     k = j + 1
     if k < n and words[k] == "." and tk.touches(k):
         k += 1
-    r = date_after_weekday(tk, k)
+    r = date_after_weekday(tk, k, wd)
     if r is not None:  # an explicit date wins over the weekday
         return start, r[1], r[2]
     end = j + 1
     if mode in (None, "this") and k < n and (words[k] in FR_NEXT or words[k] in FR_LAST):
         # French "lundi prochain" is the coming Monday; "lundi dernier" the last one
         return start, k + 1, weekday_date(wd, tk.today, "last" if words[k] in FR_LAST else None)
+    week = french_week(tk, k) if mode is None else None
+    if week is not None:  # "lundi de la semaine prochaine", "vendredi cette semaine"
+        return start, week[1], weekday_date(wd, tk.today, week[0])
     if k < n and k + 1 < n and words[k + 1] in ("week", "wk"):
         w = words[k]
         if w == "next":
@@ -119,6 +126,42 @@ def weekday_from(tk: Tokens, start: int, j: int, wd: int, mode: str | None):
     return start, end, weekday_date(wd, tk.today, mode)
 
 
+def french_week(tk: Tokens, k: int) -> tuple[str, int] | None:
+    """After a weekday: "de la semaine prochaine" / "la semaine prochaine" (next), "de cette semaine" /
+    "cette semaine" (this week), "de la semaine derniere" (last): (mode, end) or None."""
+    if tk.word(k) == "de":
+        k += 1
+    this = tk.word(k) == "cette"
+    if this or tk.word(k) == "la":
+        k += 1
+    if tk.word(k) not in FR_WEEK:
+        return None
+    after = tk.word(k + 1)
+    if this:
+        return "thisweek", k + 1
+    if after in FR_NEXT:
+        return "next", k + 2
+    if after in FR_LAST:
+        return "last", k + 2
+    return None
+
+
+def week_then_weekday(tk: Tokens, i: int):
+    """"semaine prochaine lundi", "la semaine prochaine, le lundi": that weekday in the next calendar week.
+    The week alone ("la semaine prochaine") names no single day, as "next week"."""
+    if tk.word(i + 1) not in FR_NEXT:
+        return None
+    k = i + 2
+    if tk.word(k) == ",":
+        k += 1
+    if tk.word(k) == "le":
+        k += 1
+    wd = weekday_at(tk, k)
+    if wd is None:
+        return None
+    return i, k + 1, weekday_date(wd, tk.today, "next")
+
+
 def modified_weekday(tk: Tokens, i: int):
     """"this monday", "next fri", "last tuesday", "this coming wed", "next week monday",
     "this morning"."""
@@ -128,10 +171,12 @@ def modified_weekday(tk: Tokens, i: int):
     if j >= n:
         return None
     nt = words[j]
-    if t == "ce":  # French "ce lundi", "ce soir", "ce matin"
+    if t in ("ce", "cet"):  # French "ce lundi", "ce soir", "ce matin", "cet aprem", "cet apres-midi"
         if nt in FR_PART_OF_TODAY:
             return i, j + 1, tk.today
-        if day_word(nt)[0] != "wd":
+        if nt in FR_TWO_DAYS and tk.word(j + 1) == "-" and tk.word(j + 2) == "midi":
+            return i, j + 3, tk.today
+        if t == "cet" or day_word(nt)[0] != "wd":
             return None
         mode = "this"
     elif t == "this":
@@ -190,6 +235,12 @@ def relative_phrase(tk: Tokens, i: int):
         if num and unit in ("day", "days") and (num > 1 or unit == "day") \
                 and tk.word(k + 1) not in ("notice", "of", "strike", "off"):
             return i, k + 1, tk.today + datetime.timedelta(days=num)
+    if t == "dans":  # "dans 2 jours", "dans deux jours"
+        w = tk.word(i + 1)
+        num = int(w) if is_number(w) and len(w) <= 2 else FR_NUMBER_WORDS.get(w, 0)
+        if num and tk.word(i + 2) in ("jour", "jours"):
+            return i, i + 3, tk.today + datetime.timedelta(days=num)
+        return None
     if is_number(t) and len(t) <= 2 and tk.word(i + 1) in ("day", "days") \
             and tk.word(i + 2) == "from" and tk.word(i + 3) in ("now", "today") \
             and not tk.touches(i):
@@ -230,8 +281,18 @@ def date_at(tk: Tokens, i: int):
         if nt == "day":
             return relative_phrase(tk, i)
         return ordinal_word_month(tk, i + 1, i) if nt in ORD_WORDS or nt in ORD_TENS else None
-    elif t in ("day", "in"):
+    elif t in ("day", "in", "dans"):
         return relative_phrase(tk, i)
+    elif t in FR_DAY_ARTICLES:  # "le 7", "le 7 octobre", "le 1er", "du 8"
+        nt = tk.word(i + 1)
+        if not is_number(nt):
+            return None
+        r = day_month(tk, i + 1, i, True) or day_of_this_month(tk, i + 1, i)
+        if r is not None and t == "du" and tk.word(r[1]) in ("au", "a", "\u00e0") and is_number(tk.word(r[1] + 1)):
+            return i, r[1] + 2, SPAN  # "du 7 au 11 octobre": no single day
+        return r
+    elif t in FR_WEEK:
+        return week_then_weekday(tk, i)
     elif t == "aujourd":  # "aujourd'hui" (the tokenizer splits at the apostrophe)
         if tk.word(i + 1) in APOSTROPHES and tk.word(i + 2) == "hui" \
                 and tk.touches(i + 1) and tk.touches(i + 2):

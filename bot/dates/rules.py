@@ -47,14 +47,27 @@ WEEKEND_WORDS = frozenset((
     "weeekend", "weekned", "wkd",
 ))
 
-MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce"))
-# French: "ce matin", "ce soir" (today); after the weekday: "lundi prochain" is the next
+MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce", "cet"))
+# French: "ce matin", "ce soir", "cet aprem" (today); after the weekday: "lundi prochain" is the next
 # Monday (as "lundi" alone), "lundi dernier" the last one
 FR_PART_OF_TODAY = frozenset(("matin", "soir", "aprem", "midi"))
 FR_NEXT = frozenset(("prochain", "prochaine"))
 FR_LAST = frozenset(("dernier", "derniere", "derni\u00e8re", "passe", "pass\u00e9"))
 # "apres-demain" (+2) and "avant-hier" (-2): first word -> (second word, offset)
 FR_TWO_DAYS = {"apres": ("demain", 2), "apr\u00e8s": ("demain", 2), "avant": ("hier", -2)}
+# French "le 7", "le 1er", "du 8" (as English "the 7th"): the article makes a bare day number a day of the month
+FR_DAY_ARTICLES = frozenset(("le", "du"))
+# what may not follow such a number when it is to be a day ("le 3 enfants", "le 2 pour 1", "du 5 %")
+FR_DAYNUM_BAD_NEXT = frozenset((
+    "e", "eme", "\u00e8me", "ieme", "i\u00e8me", "ans", "an", "enfants", "enfant", "eleves", "\u00e9l\u00e8ves",
+    "jours", "jour", "semaines", "semaine", "mois", "heures", "heure", "fois", "pour", "sur", "personnes",
+    "places", "km", "x", "de", "des", "premiers", "derniers", "plus", "moins",
+))
+# "lundi de la semaine prochaine", "la semaine prochaine, lundi", "vendredi cette semaine"
+FR_WEEK = frozenset(("semaine", "sem"))
+# "dans 2 jours", "dans deux jours"
+FR_NUMBER_WORDS = {"un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "six": 6, "sept": 7,
+                   "huit": 8, "neuf": 9, "dix": 10}
 PART_OF_TODAY = frozenset(("morning", "afternoon", "evening", "aft", "arvo", "avo", "eve",
                             "morn", "mornin"))
 PAIR_SEPS = frozenset(("or", "and", "ou", "et", "au", "&", "/", "-", "\u2013", "\u2014", "to", "thru",
@@ -104,7 +117,8 @@ SHORT_CONTEXT: dict[str, tuple[frozenset[str], frozenset[str]]] = {
                    "enseignante", "\u00e9ducatrice", "educatrice", "quartier", "courriel",
                    "abonnement", "conseil", "avis", "c\u00f4t\u00e9", "cote", "service",
                    "cousin", "neveu", "oncle", "grand", "plus", "seul", "\u00e9l\u00e8ve",
-                   "eleve", "coll\u00e8gue", "collegue")),
+                   "eleve", "coll\u00e8gue", "collegue", "boss", "employeur", "job", "ado", "cadet",
+                   "cadette", "a\u00een\u00e9", "aine", "char", "auto", "chauffeur", "gardien", "gardienne")),
     ),
 }
 

@@ -19,6 +19,7 @@ CHANGES = [
     ("/addservice tdsb Custodians: no extra cleaning", TDSB_STAFF),
     ("/addevent tdsb talks friday: Talks resume", TDSB_STAFF),
     ("/grant test:42 tdsb", ADMIN),
+    ("/enddispute today: The job action ended today; schools are open as usual.", ADMIN),
     ("/teach tdsb | Are lunchrooms supervised? | Yes: lunch supervision continues. | source: TDSB letter of Oct 3",
      TDSB_STAFF),
 ]
@@ -27,7 +28,7 @@ CHANGES = [
 def visible(store) -> tuple:
     """Everything a change could leave behind: knowledge, grants, change records, audit rows."""
     k = store.knowledge()
-    return (len(k.statuses), len(k.services), len(k.timeline), len(k.cards), len(store.admin.all_grants()),
+    return (len(k.statuses), len(k.services), len(k.timeline), len(k.cards), len(k.pack_ends), len(store.admin.all_grants()),
             store.admin.latest_change("test", TDSB_STAFF), store.admin.latest_change("test", ADMIN),
             len(store.audit_rows(1000)))
 

@@ -114,3 +114,28 @@ def test_cli_broadcast_deliver_without_a_token_says_what_is_missing(store, setti
     assert code == 1
     assert "Not delivered to telegram: no token is configured here" in out
     assert Outbox(store).unfinished("telegram") == 2
+
+
+def test_cli_broadcast_in_two_languages_previews_both_and_stores_each_recipients(store, settings, capsys):
+    subscribe(store, 2, platform="telegram")
+    store.subscribe("telegram", "fr-chat", "tdsb", "private", "fr-user", "fr")
+    code = _run_cli(["broadcast", "--db", settings.database.path, "--board", "tdsb", "--text",
+                     "Buses run late. fr: Les autobus sont en retard.", "--yes", "--no-wait"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "----- in English (2) -----\nOfficial update for Toronto District School Board (TDSB)" in out
+    assert "----- in French (1) -----\nMise à jour officielle – Toronto District School Board (TDSB)" in out
+    assert "Les autobus sont en retard." in out and "Note:" not in out
+    languages = dict(store.conn.execute("SELECT chat_id, language FROM deliveries"))
+    assert languages["fr-chat"] == "fr" and sorted(languages.values()) == ["en", "en", "fr"]
+    assert "Les autobus sont en retard." in Outbox(store).text_of(1, "fr")
+
+
+def test_cli_broadcast_in_english_only_warns_of_french_subscribers(store, settings, capsys):
+    store.subscribe("telegram", "fr-chat", "tdsb", "private", "fr-user", "fr")
+    store.subscribe("telegram", "en-chat", "tdsb", "private", "en-user", "en")
+    _run_cli(["broadcast", "--db", settings.database.path, "--board", "tdsb", "--text", "Buses run late.",
+              "--yes", "--no-wait"])
+    out = capsys.readouterr().out
+    assert "Note: the text is in English only, so French-speaking subscribers (1) get it under a header in French" in out
+    assert "(Cette mise à jour n'a été rédigée qu'en anglais.)" in out

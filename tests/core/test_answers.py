@@ -2,8 +2,9 @@
 
 from datetime import date, datetime
 
+from bot import answers
 from knowledge.model import Status
-from tests.conftest import TORONTO, message
+from tests.conftest import THURSDAY, TORONTO, message
 
 
 def at(year, month, day, hour=9):
@@ -66,7 +67,7 @@ def test_withdrawn_services_lists_workers_and_sources(say):
 def test_out_of_scope_says_no_information(say):
     reply = say("are the school buses running on monday")
     first = reply.split("\n")[0]
-    assert first.startswith("I have no information on") or first.startswith("The reports don't mention")
+    assert first.startswith(("I have no information on", "I don't know: the reports don't mention"))
     assert "transportation" in first
 
 
@@ -112,6 +113,27 @@ def test_a_card_for_the_users_board_wins_over_the_general_one(say):
     reply = say("will tdsb close if there is a full strike?")
     assert "TDSB" in reply or "Toronto District" in reply
     assert "closures are possible" not in reply  # Peel's and York's words are not TDSB's
+
+
+def test_are_a_boards_schools_affected_points_to_that_boards_website(say):
+    reply = say("are durham schools affected by the strike?")
+    assert "55,000" in reply and "Check the board's website: https://www.ddsb.ca" in reply
+    assert "website" not in say("who is on strike?")
+
+
+def test_a_question_on_an_earlier_date_gets_that_date_not_the_latest_news(store):
+    reply = answers.strike_dates(store.knowledge(), THURSDAY, "when did work to rule start?")
+    assert reply.startswith("Mon Sep 30: Work-to-rule starts")
+
+
+def test_a_general_card_asked_for_a_board_adds_that_boards_own_word_or_website(say):
+    updates = say("where can I find updates for durham")
+    assert updates.startswith("Durham District School Board posts its official updates at https://www.ddsb.ca")
+    care = say("la garderie du CECCE est-elle ouverte demain?").split("\n")
+    assert "Consultez le site Web du conseil : https://www.ecolecatholique.ca" in care
+    assert care[-1].startswith("Source")  # the board's line comes before the source
+    peel = say("is the before school program open monday in peel?")
+    assert "Peel District School Board, Monday, October 7: not decided yet" in peel
 
 
 def test_no_board_status_gives_the_province_picture_and_asks_the_board_in_one_reply(bot):
@@ -187,3 +209,10 @@ def test_eval_checks_reply_words_up_front_and_follow_ups(bot):
     text = report.render()
     assert "reply words:" in text and "answer up front:" in text and "median reply:" in text
     assert "intent accuracy [en]: 1.000 (1)" in text
+
+
+def test_a_fact_about_another_board_does_not_answer_for_this_one(say):
+    """A TDSB parent asking about care is not told what Peel asked its parents first."""
+    reply = say("my daughter is at a TDSB school in scarborough, do i need to find care for monday?")
+    assert not reply.startswith("The Peel District School Board")
+    assert "Toronto District School Board, Monday, October 7" in reply

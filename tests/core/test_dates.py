@@ -589,7 +589,7 @@ def test_french_spans():
 
 @pytest.mark.parametrize(
     "text",
-    ["mon enfant", "mon fils est malade", "mon \u00e9cole est ferm\u00e9e?", "pour mon gar\u00e7on",
+    ["mon enfant", "mon fils est malade", "faut que j'avertisse mon boss", "mon employeur", "mon \u00e9cole est ferm\u00e9e?", "pour mon gar\u00e7on",
      "est-ce que mon \u00e9cole est ouverte", "c'est quoi la gr\u00e8ve", "ce que je veux savoir",
      "garderie", "les enfants", "domain name", "hierarchy", "lundis", "la semaine prochaine"],
 )
@@ -602,6 +602,62 @@ def test_french_weekend_and_ranges():
     assert mentions_weekend("ce week-end")
     assert find_date("samedi ou dimanche", THU) is None
     assert find_date("du lundi au vendredi", THU) is None
+
+
+@pytest.mark.parametrize(
+    "text, today, expected",
+    [
+        ("le 7", THU, "2019-10-07"),  # the next 7th from today: this month
+        ("est-ce que l'\u00e9cole est ouverte le 8?", THU, "2019-10-08"),
+        ("le 3", THU, "2019-10-03"),  # today is the 3rd
+        ("le 2", THU, "2019-11-02"),  # the 2nd is past: next month's
+        ("le 1er", THU, "2019-11-01"),
+        ("le 31", D(2019, 11, 5), "2019-12-31"),  # November has no 31st
+        ("ouvert le 7 octobre?", THU, "2019-10-07"),
+        ("le 7 octobre", THU, "2019-10-07"),
+        ("le 1er novembre", THU, "2019-11-01"),
+        ("a partir du 8", THU, "2019-10-08"),
+        ("mardi le 8", THU, "2019-10-08"),
+        ("jeudi le 10", THU, "2019-10-10"),
+        ("mardi 8", THU, "2019-10-08"),  # the 8th is a Tuesday
+        ("lundi 8", THU, "2019-10-07"),  # it is not a Monday: the weekday stands
+        ("lundi prochain", THU, "2019-10-07"),
+        ("demain", THU, "2019-10-04"),
+        ("apr\u00e8s-demain", THU, "2019-10-05"),
+        ("lundi de la semaine prochaine", MON, "2019-10-14"),
+        ("vendredi de la semaine prochaine", THU, "2019-10-11"),  # not tomorrow
+        ("vendredi la semaine prochaine", THU, "2019-10-11"),
+        ("la semaine prochaine, vendredi", THU, "2019-10-11"),
+        ("vendredi cette semaine", THU, "2019-10-04"),
+        ("dans 2 jours", THU, "2019-10-05"),
+        ("dans deux jours", THU, "2019-10-05"),
+        ("cet apr\u00e8s-midi", THU, "2019-10-03"),
+        ("le 7 mai", THU, "2019-05-07"),
+        ("le 15 f\u00e9vrier", THU, "2020-02-15"),
+        ("7 ao\u00fbt", THU, "2019-08-07"),
+        ("the 7th", THU, "2019-10-07"),  # English is unchanged
+        ("on the 7th", THU, "2019-10-07"),
+        ("monday 7", THU, "2019-10-07"),
+        ("monday 8", THU, "2019-10-07"),
+    ],
+)
+def test_french_days_of_the_month_and_weeks(text, today, expected):
+    assert iso(text, today) == expected
+
+
+def test_french_day_of_month_spans():
+    assert find_date("l'\u00e9cole est ouverte le 7?", THU).text == "le 7"
+    assert find_date("mardi le 8 \u00e0 ottawa", THU).text == "mardi le 8"
+    assert find_date("ferm\u00e9 lundi de la semaine prochaine?", THU).text == "lundi de la semaine prochaine"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["le 3 enfants", "le 7e", "le 3e \u00e9tage", "le 2 pour 1", "du 7 au 11 octobre", "du 5 %",
+     "la semaine prochaine", "semaine prochaine", "dans 2 semaines", "le 10 km", "cette semaine"],
+)
+def test_french_numbers_that_are_not_days(text):
+    assert find_date(text, THU) is None
 
 
 @pytest.mark.parametrize(
@@ -636,7 +692,7 @@ def _broken_copy(tmp_path, old: str, new: str):
     [
         ("[Friday, fri,", "[Friday, fri, fr1day,", "weekdays[4]: 'fr1day' is not a single word of letters"),
         ("[Friday, fri,", "[Friday, fri, mar,", "months[2]: 'mar' is already in weekdays[4]"),
-        ("  - [May]\n", "", "months: expected 12 entries, got 11"),
+        ("  - [May, mai]\n", "", "months: expected 12 entries, got 11"),
         ("  yesterday: [", "  yesteday: [", "relative_days: expected exactly the entries today, tomorrow, yesterday"),
         ("spelling_checked: [monday,", "spelling_checked: [mondaze,", "spelling_checked: 'mondaze' is not one of"),
         ("not_months: [octopus,", "not_months: [[octopus],", "not_months: ['octopus'] is not a single word"),

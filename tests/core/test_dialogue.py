@@ -115,12 +115,69 @@ def test_console_style_follow_ups_keep_the_thread(say):
     assert say("is that confirmed?").startswith("No: I have no confirmed information from Toronto Catholic")
 
 
+def test_a_new_question_stays_on_the_board_just_talked_about(bot):
+    """With no board of their own, a parent's next question is about the board of the conversation."""
+    bot.respond(message("is tcdsb open tomorrow"))
+    assert bot.respond(message("ok when does the actual strike start then", at=THURSDAY + timedelta(seconds=20))).board == "tcdsb"
+    bot.respond(message("are peel schools closed monday", user="u2"))
+    kids = bot.respond(message("what am i supposed to do with the kids then", user="u2", at=THURSDAY + timedelta(seconds=20)))
+    assert (kids.intent, kids.board, str(kids.date)) == ("childcare", "pdsb", "2019-10-07")
+    assert "Peel" in kids.text
+    bot.respond(message("is tdsb open monday", user="u3"))
+    assert bot.respond(message("thank you so much!!", user="u3", at=THURSDAY + timedelta(seconds=20))).board == "tdsb"
+    bot.respond(message("is tdsb open monday", user="u4"))
+    other = bot.respond(message("what about the catholic ones in toronto", user="u4", at=THURSDAY + timedelta(seconds=20)))
+    assert (other.intent, other.board, str(other.date)) == ("school_status", "tcdsb", "2019-10-07")
+
+
+def test_a_new_question_keeps_the_users_own_board_and_the_conversation_ends(bot):
+    bot.respond(message("my board is durham"))
+    bot.respond(message("is tcdsb open tomorrow", at=THURSDAY + timedelta(seconds=10)))
+    assert bot.respond(message("when does the strike start", at=THURSDAY + timedelta(seconds=30))).board == "ddsb"
+    bot.respond(message("is tcdsb open tomorrow", user="u2"))
+    assert bot.respond(message("when does the strike start", user="u2", at=THURSDAY + timedelta(hours=1))).board is None
+
+
 def test_a_childs_ea_at_school_is_not_answered_with_the_union_list(say):
     """'Will her EA be there?' asks whether the EA works, not whether EAs are in the union."""
     reply = say("my son has an EA, will she be there monday?")
     assert reply.startswith("This week, yes: under work-to-rule education assistants keep working")
     assert "Monday, Oct. 7" in reply
     assert say("are EAs on strike too?").startswith("Yes: education assistants (EAs) are among the CUPE")
+
+
+def test_a_question_continuing_the_last_one_keeps_its_board_over_the_users_own(bot, say):
+    say("is school open monday in peel")
+    response = bot.respond(message("how will I find out if it closes?"))
+    assert (response.intent, response.board, response.date) == ("updates_source", "pdsb", None)
+    say("/board tdsb")
+    say("is peel open monday")
+    assert bot.respond(message("and daycare?")).board == "pdsb"  # "and ...": still Peel
+    assert bot.respond(message("how will I find out?")).board == "tdsb"  # a new question: the user's own
+    say("/board durham")  # setting a board moves the conversation there too
+    assert bot.respond(message("and daycare?")).board == "ddsb"
+
+
+def test_keep_me_posted_after_a_board_question_subscribes_to_that_board(say, store):
+    say("Est-ce que le CEPEO ferme lundi?")
+    say("ok tiens-moi au courant")
+    assert store.subscriptions_of("test", "u1") == ["cepeo"]
+
+
+def test_and_a_new_topic_keeps_the_board_and_the_day(bot, say):
+    say("is school open monday in peel")
+    response = bot.respond(message("and daycare?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("childcare", "pdsb", "2019-10-07")
+
+
+def test_french_follow_ups_keep_the_thread(bot, say):
+    say("Les écoles de Peel vont fermer lundi?")
+    response = bot.respond(message("pis la garderie?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("childcare", "pdsb", "2019-10-07")
+    say("les écoles du TDSB sont-elles ouvertes lundi?")
+    response = bot.respond(message("ok et le conseil catholique anglais de Toronto?"))
+    assert (response.intent, response.board, response.date.isoformat()) == ("school_status", "tcdsb", "2019-10-07")
+    assert response.text.startswith("Toronto Catholic District School Board, lundi 7 octobre")
 
 
 def test_follow_ups_expire(say):

@@ -10,6 +10,7 @@ import pytest
 
 from bot.answers import status_words, when_published
 from bot.dates import describe_day
+from bot.intent_data import INTENTS
 from bot.language import detect
 from bot.replies import Voice, help_text, wording
 from tests.conftest import TORONTO, message
@@ -99,6 +100,28 @@ def test_a_card_answer_in_french_from_the_card_french_texts(bot):
     reply = french(bot, "Est-ce que les enseignants font la grève?")
     assert detect(reply) == "fr" and "au 5 sept. 2019, 12 h" in reply
     assert "qu'en anglais" not in reply  # the card has its French texts
+
+
+def test_an_out_of_scope_topic_is_named_in_french(bot):
+    reply = french(bot, "la météo demain?")
+    assert reply.startswith("Je n'ai aucune information à ce sujet (la météo et les tempêtes de neige).")
+    assert "Environnement Canada" in reply and "qu'en anglais" not in reply
+
+
+def test_an_out_of_scope_topic_needs_french_texts_of_the_right_shape(tmp_path):
+    from bot.intent_data import load_intents
+    from knowledge.loading import LoadError
+    intents = tmp_path / "intents.yaml"
+    body = "intents:\n" + "".join(f"  {name}:\n    examples: [x]\n" for name in INTENTS)
+    intents.write_text(body + "out_of_scope:\n  - topic: weather\n    keywords: [weather]\n    where: EC\n"
+                       "    fr: {sujet: meteo}\n", encoding="utf-8")
+    with pytest.raises(LoadError, match="fr: must map topic"):
+        load_intents(intents)
+
+
+def test_what_the_reports_do_not_say_is_said_as_such_in_french(bot):
+    reply = french(bot, "l'autobus scolaire passe tu lundi?")
+    assert reply.startswith("Je n'ai pas d'information sur les autobus scolaires")
 
 
 def test_the_language_is_remembered_and_one_french_word_does_not_switch_an_english_user(bot):

@@ -182,3 +182,23 @@ def test_french_words_are_not_corrected_into_english_ones(analyse, text, not_wan
 )
 def test_french_months_and_day_typos(analyse, text, day):
     assert analyse(text).date.day == day
+
+
+@pytest.mark.parametrize("text, command, intent", [
+    ("/aide", "aide", "help"),
+    ("/conseil ottawa", "conseil", "set_board"),
+    ("/statut cepeo lundi", "statut", "school_status"),
+    ("/abonner cepeo", "abonner", "subscribe"),
+    ("/désabonner", "desabonner", "unsubscribe"),
+])
+def test_french_command_names_are_understood(analyse, text, command, intent):
+    found = analyse(text)
+    assert (found.command, found.intent) == (command, intent)
+
+
+def test_a_french_command_name_is_answered_in_french(bot):
+    from tests.conftest import message
+
+    assert bot.handle(message("/aide", user="fr2"))[0].text.startswith("Je réponds aux questions des parents")
+    assert "cepeo.on.ca" in bot.handle(message("/conseil ottawa", user="fr2"))[0].text  # the French board
+    assert bot.handle(message("/help", user="en2"))[0].text.startswith("I answer parents' questions")

@@ -10,6 +10,11 @@ from bot.language import detect, from_locale
     ("les ae sont tu en greve", "fr"),
     ("parlez-vous français?", "fr"),
     ("is l'école open lundi?", "fr"),  # franglais: the majority of its words
+    ("school is open tomorrow ou pas? tdsb", "fr"),  # two French grammar words: a francophone's franglais
+    ("why are they striking? je comprends pas", "fr"),
+    ("before and after school program à Viamonde c'est maintenu?", "fr"),
+    ("is school open monday in peel, merci", "en"),  # a borrowed French word is no French grammar
+    ("is the school in l'Est open monday", "en"),  # "Est" of a board's name is not "c'est"
     ("is school open monday in peel", "en"),
     ("are EAs on strike too?", "en"),
     ("is the garderie open", "en"),

@@ -201,6 +201,14 @@ def test_a_card_that_replaces_another_is_asked_the_same_ways(tmp_path):
     assert load_knowledge(path, ["tdsb", "pdsb"]).cards[1].phrasings == ("is it finished",)  # its own win
 
 
+def test_a_card_without_french_is_warned_about_not_refused(tmp_path):
+    path = tmp_path / "pack.yaml"
+    path.write_text(CARDS_FILE)
+    warnings = load_knowledge(path, ["tdsb", "pdsb"]).warnings
+    assert "cards (over-later): no French text for question, answer (add fr: {question: ...})" in warnings
+    assert not any("over-early" in w for w in warnings)  # it has its French question and answer
+
+
 def test_a_bad_card_names_its_entry_and_problem(tmp_path):
     path = tmp_path / "pack.yaml"
     path.write_text(CARDS_FILE.replace("boards: [tdsb]", "boards: [nowhere]").replace("replaces: over-early", "replaces: gone"))

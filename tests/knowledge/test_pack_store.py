@@ -148,12 +148,25 @@ def test_old_news_is_said_first_and_no_status_for_a_day_no_pack_covers(settings,
                      "I know of is 2019 CUPE education workers' job action (my latest news of it is from Oct 2, 2019).")
 
 
+def test_with_no_dispute_now_a_past_one_is_not_told_as_current(settings, store, shared_matcher):
+    """'Are EAs on strike?' today: no 'Yes' from 2019. 'Why?' may tell the past, marked as such."""
+    today = at("2026-11-23T07:30:00")
+    who = ask(settings, store, shared_matcher, "are EAs on strike?", today)
+    assert who.startswith("I have no information about a job action") and "Yes" not in who
+    deal = ask(settings, store, shared_matcher, "is there a deal yet?", today)
+    assert "\n" not in deal and "talks" not in deal.lower()
+    why = ask(settings, store, shared_matcher, "why are they striking?", today)
+    assert why.split("\n")[1] == "What I knew of it then:" and "job security" in why
+
+
 def test_an_ended_dispute_says_so_and_drops_the_strike_note(settings, store, shared_matcher):
     load_knowledge_file(store, WALKOUT)
     store.use_packs(["cupe-2022-walkout"])
     reply = ask(settings, store, shared_matcher, "is school open monday in peel?", at("2022-11-20T21:00:00"))
     assert reply.startswith("The walkout took place on Nov. 4 and Nov. 7")
     assert "could begin" not in reply
+    who = ask(settings, store, shared_matcher, "are EAs on strike?", at("2022-11-25T12:00:00"))
+    assert who.startswith("The walkout took place on Nov. 4 and Nov. 7")  # who was on strike: it is over
     later = ask(settings, store, shared_matcher, "is school open monday in peel?", at("2023-02-01T08:00:00"))
     assert later.startswith("I have no information about a job action") and "(it ended on Nov 20, 2022)" in later
 

@@ -44,8 +44,8 @@ def test_a_new_database_has_every_table_at_the_latest_version(tmp_path):
     store = open_store(tmp_path / "new.db")
     names = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {t.name for t in schema.TABLES} <= names
-    assert schema.version_of(store.conn) == schema.VERSION == 5
-    assert {"broadcasts", "deliveries", "delivery_workers", "telegram_updates"} <= names  # every table here
+    assert schema.version_of(store.conn) == schema.VERSION == 7
+    assert {"broadcasts", "deliveries", "delivery_workers", "telegram_updates", "pack_ends"} <= names  # every table here
     store.close()
 
 
@@ -101,3 +101,57 @@ def test_a_database_from_a_newer_schoolbot_is_refused_with_a_clear_message(tmp_p
 def test_migrations_are_in_order_and_end_at_the_version():
     versions = [version for version, _, _ in schema.MIGRATIONS]
     assert versions == sorted(versions) == list(range(2, schema.VERSION + 1))
+
+
+def make_v6(path: Path) -> None:
+    """A version-6 database (before broadcasts had languages): a French user, two subscribers, and a
+    broadcast in flight with one delivery sent and one not."""
+    open_store(path).close()
+    conn = sqlite3.connect(path)
+    for table, column in (("broadcasts", "text_fr"), ("broadcasts", "language"), ("deliveries", "language"),
+                          ("subscriptions", "language"), ("users", "language")):
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    conn.executescript("""
+        UPDATE meta SET value = '6' WHERE key = 'schema_version';
+        INSERT INTO users (platform, user_id, pending, updated) VALUES ('test', 'fr-1', '{"language": "fr"}', 'x');
+        INSERT INTO users (platform, user_id, pending, updated) VALUES ('test', 'en-1', '{"board": "tdsb"}', 'x');
+        INSERT INTO subscriptions VALUES ('test', 'fr-1', 'tdsb', 'private', 'fr-1', 1, 'x', 'x');
+        INSERT INTO subscriptions VALUES ('test', 'en-1', 'tdsb', 'private', 'en-1', 1, 'x', 'x');
+        INSERT INTO broadcasts (id, created, board, body, text, author, total)
+            VALUES (1, '2019-10-03T09:00:00-04:00', 'tdsb', 'Open Monday.', 'HEADER Open Monday.', 'test:777', 2);
+        INSERT INTO deliveries (broadcast_id, platform, chat_id, state) VALUES (1, 'test', 'en-1', 'sent');
+        INSERT INTO deliveries (broadcast_id, platform, chat_id, state) VALUES (1, 'test', 'fr-1', 'sending');
+    """)
+    conn.commit()
+    conn.close()
+
+
+def test_a_version_6_outbox_is_upgraded_to_languages_and_finishes_what_it_had(tmp_path):
+    import asyncio
+
+    from bot.broadcast import Outbox
+    from bot.broadcast.worker import DeliveryWorker
+    from bot.messages import SendOutcome, SendStatus
+
+    class Recorder:
+        platform = "test"
+
+        def __init__(self):
+            self.sent = []
+
+        async def send_text(self, chat_id, text):
+            self.sent.append((chat_id, text))
+            return SendOutcome(SendStatus.SENT)
+
+    path = tmp_path / "v6.db"
+    make_v6(path)
+    store = open_store(path)
+    assert schema.version_of(store.conn) == schema.VERSION
+    assert {"text_fr", "language"} <= columns(store, "broadcasts") and "language" in columns(store, "deliveries")
+    assert dict(store.conn.execute("SELECT user_id, language FROM users")) == {"fr-1": "fr", "en-1": None}
+    recorder = Recorder()
+    asyncio.run(DeliveryWorker(store, recorder, poll_interval=0.01).run(once=True))
+    assert recorder.sent == [("fr-1", "HEADER Open Monday.")]  # the broadcast in flight keeps its one text
+    outbox = Outbox(store)
+    assert outbox.audience("tdsb") == ({"test": 2}, {"en": 1, "fr": 1})  # the French user, remembered before
+    store.close()

@@ -22,7 +22,7 @@ def test_every_query_finds_at_any_time_what_it_finds_afresh(store):
     for at in _times(knowledge):
         fresh = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
                           knowledge.statuses, knowledge.services, knowledge.timeline, knowledge.cards,
-                          list(knowledge.packs.values()))
+                          list(knowledge.packs.values()), knowledge.pack_ends)
         assert knowledge.events(at) == [e for e in knowledge.timeline if _visible(e.published, e.retracted, at)]
         assert knowledge.facts_about("childcare", at) == [f for f in knowledge.facts
                                                           if f.topic == "childcare" and f.published <= at]

@@ -1,0 +1,102 @@
+"""A French-speaking staff member gets every staff reply in French: previews, confirmations, errors, lists."""
+
+from __future__ import annotations
+
+import pytest
+
+ADMIN, TDSB_STAFF = "1", "777"
+
+
+@pytest.fixture
+def fr(said):
+    """fr(text, user) -> the reply to a staff member who chose French."""
+    said("/langue fr", user=TDSB_STAFF)
+    said("/langue fr", user=ADMIN)
+
+    def _fr(text: str, user: str = TDSB_STAFF) -> str:
+        return said(text, user=user)
+
+    return _fr
+
+
+def test_the_command_list_and_usages_are_in_french(fr):
+    text = fr("/admin")
+    assert text.startswith("Votre rôle : membre du personnel de tdsb. Commandes d'administration")
+    assert "/teach CONSEIL | QUESTION | RÉPONSE" in text and "/addservice CONSEIL [PHASE] TRAVAILLEURS: SERVICE" in text
+    assert "/unanswered [CONSEIL] [JOURS]" in text
+    assert "Votre rôle : administrateur provincial (tous les conseils)." in fr("/admin", user=ADMIN)
+
+
+def test_a_status_change_is_previewed_and_confirmed_in_french(fr):
+    preview = fr("/setstatus tdsb closed from lundi: Écoles fermées")  # French day words work after 'from'
+    assert preview.startswith("Aperçu : Toronto District School Board (TDSB), du lundi 7 octobre jusqu'à nouvel ordre : fermé.")
+    assert "Les parents qui poseront la question pour lundi 7 octobre recevront alors cette réponse :" in preview
+    assert preview.endswith("Envoyez /confirm pour l'appliquer, ou /cancel.")
+    done = fr("/confirm")
+    assert done.startswith("C'est fait : Toronto District School Board (TDSB) est maintenant « fermé » à partir du lun. 7 oct.;")
+    undo = fr("/undo")
+    assert undo.startswith("Aperçu : annuler le changement nº 1 (status) fait le 3 oct. 2019, 9 h :")
+    assert fr("/confirm").startswith("Annulé : changement nº 1 : ")
+    assert fr("/setstatus tdsb closed from le 8:").startswith("Ajoutez, après les dates, une courte note")
+    assert fr("/setstatus tdsb open: Ouvert").startswith("Aperçu : Toronto District School Board (TDSB), du jeudi 3 octobre")
+
+
+def test_services_events_and_answers_are_previewed_and_confirmed_in_french(fr):
+    preview = fr("/addservice tdsb Concierges: aucun nettoyage des classes")
+    assert preview.startswith("Aperçu : ajouter un service retiré (pendant la période de grève du zèle), source TDSB staff update :")
+    assert "Les parents qui demandent ce qui a cessé le verront dans la liste." in preview
+    assert fr("/confirm").startswith("C'est fait : « Concierges : aucun nettoyage des classes » a été ajouté")
+    listed = fr("/endservice")
+    assert listed.startswith("Services retirés en ce moment (mettez fin à l'un d'eux avec /endservice IDENTIFIANT) :")
+    assert "- custodians-hallways: concierges : nettoyer les corridors" in listed  # the pack's French texts
+    event = fr("/addevent tdsb talks vendredi: Reprise des négociations")
+    assert event.startswith("Aperçu : ajouter à la chronologie (bargaining), source TDSB staff update :\n- ven. 4 oct. : Reprise")
+    assert fr("/confirm").startswith("C'est fait : l'événement du ven. 4 oct. a été ajouté. (Changement nº 2; /undo l'annule.)")
+    card = fr("/teach tdsb | Le dîner est-il surveillé? | Oui, comme d'habitude. | source: lettre du TDSB")
+    assert "Aperçu : une nouvelle réponse pour tdsb" in card and "Q : Le dîner est-il surveillé?" in card
+    assert "R : Oui, comme d'habitude." in card
+    assert fr("/confirm").startswith("C'est fait : je réponds maintenant à « Le dîner est-il surveillé? »")
+
+
+def test_mistakes_are_explained_in_french(fr):
+    assert fr("/setstatus pdsb closed: x").startswith("Désolé, vous ne pouvez agir que pour tdsb, pas pour pdsb.")
+    assert fr("/setstatus all closed: x").startswith("Désolé, vous ne pouvez agir que pour tdsb, pas pour tous les conseils")
+    assert fr("/setstatus nowhere closed: x").startswith("Je ne connais pas de conseil scolaire nommé 'nowhere'")
+    assert fr("/setstatus tdsb banane: x").startswith("'banane' n'est pas un statut que je connais; je connais :")
+    assert fr("/setstatus tdsb closed from bientôt: x").startswith("Je n'ai pas pu lire la date après 'from'")
+    assert fr("/setstatus tdsb closed: " + "x" * 2000).startswith("La note compte 2,000 caractères")
+    assert fr("/audit beaucoup").startswith("'beaucoup' n'est pas un nombre.\nUtilisation : /audit [N]")
+    assert fr("/teach tdsb | seulement une question?").startswith("Il me faut la question et sa réponse")
+    assert fr("/undo abc").startswith("'abc' n'est pas un numéro de changement.")
+    assert fr("/confirm") == "Il n'y a rien à confirmer. Présentez d'abord un changement en aperçu (envoyez /admin pour les commandes)."
+
+
+def test_roles_in_french(fr):
+    assert fr("/grant telegram:55 tdsb", user=ADMIN).startswith(
+        "Aperçu : telegram:55 deviendra membre du personnel de tdsb. (Actuellement : aucun rôle d'administration.)")
+    assert fr("/confirm", user=ADMIN).startswith("C'est fait : le rôle de telegram:55 est maintenant : membre du personnel de tdsb.")
+    assert fr("/revoke telegram:55", user=ADMIN).startswith("Aperçu : retirer tous les rôles attribués par le robot à telegram:55.")
+    assert fr("/revoke telegram:99", user=ADMIN) == "telegram:99 n'a aucun rôle attribué par le robot; rien à retirer."
+    assert fr("/grant oups tdsb", user=ADMIN).startswith("'oups' n'est pas un utilisateur : écrivez plateforme:identifiant")
+    assert fr("/grant telegram:55 tdsb").startswith("Désolé, seul un administrateur provincial peut utiliser /grant.")
+
+
+def test_audit_stats_and_unanswered_in_french(fr, said):
+    assert fr("/audit") == "Le journal des actions est vide."
+    said("how do I get a refund for the field trip?", user="parent")
+    stats = fr("/stats", user=ADMIN)
+    assert stats.startswith("Questions par sujet et par jour (7 derniers jours) :")
+    assert "Questions les plus fréquentes auxquelles je n'ai pas pu répondre :" in stats
+    unanswered = fr("/unanswered", user=ADMIN)
+    assert unanswered.startswith("Questions auxquelles je n'ai pas bien su répondre, 7 derniers jours")
+    assert unanswered.endswith("Enseignez-m'en une : /teach CONSEIL | question | réponse | source: d'où vient la réponse")
+    assert fr("/unanswered tdsb") == "Aucune question sans réponse pour tdsb dans les 7 derniers jours."
+    fr("/setstatus tdsb open: Ouvert")
+    fr("/confirm")
+    assert fr("/audit").startswith("Dernières actions d'administration (heure de l'horloge du robot) :\n#1 ")
+    assert fr("/deliveries") == "Aucune diffusion pour l'instant."
+
+
+def test_an_english_staff_member_is_still_answered_in_english(said):
+    assert said("/setstatus pdsb closed: x", user=TDSB_STAFF).startswith("Sorry, you can only act for tdsb, not for pdsb.")
+    assert said("/audit", user=TDSB_STAFF) == "The audit log is empty."
