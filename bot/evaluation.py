@@ -11,7 +11,6 @@ Each line: text, now, intent (and optionally user_board, board, date). Also:
 from __future__ import annotations
 
 import json
-import statistics
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -75,6 +74,8 @@ class Report:
 
     def median_length(self) -> float:
         lengths = [len(r.reply) for r in self.results if r.reply]
+        import statistics  # only for a whole set: `ask` answers one question through this module
+
         return statistics.median(lengths) if lengths else 0.0
 
     def per_language(self) -> dict[str, tuple[float, int]]:

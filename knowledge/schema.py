@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -297,5 +296,7 @@ def migrate(conn: sqlite3.Connection, path: str = "the database") -> int:
             conn.execute(index)
     conn.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?) "
                  "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (str(VERSION),))
+    import uuid  # only when creating or migrating: it imports platform and more
+
     conn.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('store_id', ?)", (uuid.uuid4().hex,))
     return found or 0

@@ -10,12 +10,24 @@
 - :mod:`~bot.broadcast.supervise`: the workers that run alongside `schoolbot serve`
 - :mod:`~bot.broadcast.console`: delivery to console subscribers, in the console session
 
-Only the light parts are imported here (the admin commands need them on every start).
+Names are imported on first use (PEP 562): the core needs only the wakeup on every start, and the
+outbox pulls in sockets and the store's writers, which `schoolbot ask` never uses.
 """
 
-from bot.broadcast.compose import Broadcast, BroadcastError, board_title, broadcast_text, check_broadcast, compose
-from bot.broadcast.outbox import UNDELIVERABLE, Outbox, Progress
-from bot.broadcast.wakeup import Wakeup
+from importlib import import_module
 
+# compose is light, and imported here so that `compose` is the function, not its module's name.
+from bot.broadcast.compose import Broadcast, BroadcastError, board_title, broadcast_text, check_broadcast, compose
+
+_HOMES = {"UNDELIVERABLE": "outbox", "Outbox": "outbox", "Progress": "outbox", "Wakeup": "wakeup"}
 __all__ = ["UNDELIVERABLE", "Broadcast", "BroadcastError", "Outbox", "Progress", "Wakeup", "board_title",
            "broadcast_text", "check_broadcast", "compose"]
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'bot.broadcast' has no attribute {name!r}")
+    value = getattr(import_module(f"bot.broadcast.{home}"), name)
+    globals()[name] = value
+    return value

@@ -18,7 +18,6 @@ from rapidfuzz.distance import OSA
 
 from bot import prepared
 from bot.settings import CONFIG_DIR
-from knowledge.loading import LoadError, read_yaml
 
 DATES_FILE = CONFIG_DIR / "dates.yaml"
 RELATIVE_OFFSETS = {"today": 0, "tomorrow": 1, "yesterday": -1}
@@ -46,6 +45,8 @@ class Vocabulary:
 
 def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
     """Read and check the word lists; LoadError names the file, the entry and the problem."""
+    from knowledge.loading import LoadError, read_yaml  # only when the cache is cold: yaml and the loaders
+
     data = read_yaml(path)
     problems: list[str] = []
     owner: dict[str, str] = {}  # word -> the entry that has it
