@@ -34,7 +34,8 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
     if turn.meta.get("choices"):
         return [_offer(turn)]
     if turn.card is not None:
-        texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full, voice=turn.voice)]
+        texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full, voice=turn.voice,
+                                     question=turn.question)]
         if turn.board is not None and turn.card.topic in _BOARD_LINES and not _names(texts[0], turn.board):
             texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
     else:

@@ -277,7 +277,7 @@ _OVERTAKEN_BY = {
 
 
 def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *, full: bool = False,
-                voice: Voice = ENGLISH) -> str:
+                voice: Voice = ENGLISH, question: str = "") -> str:
     """A card's answer, its details (at most two sentences unless full), its source.
 
     On the topics the news moves (dates, talks, status), a timeline event
@@ -286,7 +286,10 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
     lang = voice.language
     kinds = _OVERTAKEN_BY.get(card.topic)
     if at is not None and kinds:
-        newer = [e for e in knowledge.events(at) if e.published > card.published and e.kind in kinds]
+        asked = words_of(question) if question else None
+        newer = [e for e in knowledge.events(at) if e.published > card.published and e.kind in kinds
+                 # A deal settles every such question; other news only one it speaks to ("vote" is not "talks").
+                 and (asked is None or e.kind in _SETTLING or asked & words_of(voice.text(e, "text")))]
         if newer:
             latest = max(newer, key=lambda e: e.published)
             return shape(voice.say("latest", day=short_day(latest.day, lang), text=voice.text(latest, "text")),

@@ -216,3 +216,8 @@ def test_a_fact_about_another_board_does_not_answer_for_this_one(say):
     reply = say("my daughter is at a TDSB school in scarborough, do i need to find care for monday?")
     assert not reply.startswith("The Peel District School Board")
     assert "Toronto District School Board, Monday, October 7" in reply
+
+
+def test_news_that_does_not_speak_to_the_question_does_not_overtake_its_card(say):
+    """'How did the vote go?' is answered by the vote, not by the newer 'talks resume Friday'."""
+    assert say("how did the vote go").startswith("93% of CUPE members voted in favour")
