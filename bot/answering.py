@@ -8,6 +8,7 @@ sense after an earlier one ("2", "peel" after "which board?", "thanks",
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,8 @@ from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.matcher import FILLER
 from bot.text import normalize
+
+_WORDS = re.compile(r"[a-z0-9]+")
 
 if TYPE_CHECKING:
     from bot.core import Bot, Turn
@@ -315,9 +318,31 @@ def on_help(bot: Bot | None, turn: Turn) -> list[str]:
     return [text]
 
 
+def _status_speaking_of(turn: Turn, keywords: tuple[str, ...]) -> str | None:
+    """The board's status for the day, when the pack's word for it speaks of the topic ("buses are cancelled").
+
+    Topics the intents leave out (buses) may be in a pack's statuses: its words answer, not "no information".
+    """
+    if turn.board is None:
+        return None
+    day = answers.next_school_day(turn.day or turn.today)
+    own, general = turn.knowledge.status_for(turn.board.id, day, turn.msg.time)
+    status = own or general
+    if status is None:
+        return None
+    said = f" {' '.join(_WORDS.findall(normalize(turn.voice.text(status, 'summary'))))} "
+    if not any(f" {' '.join(_WORDS.findall(normalize(k)))} " in said for k in keywords):
+        return None
+    return answers.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=True,
+                                 voice=turn.voice)
+
+
 def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
     topic = turn.analysis.out_of_scope
     if topic is not None:
+        status = _status_speaking_of(turn, topic.keywords)
+        if status is not None:
+            return [status]
         where = turn.voice.text(topic, "where")
         if turn.board is not None:
             where += f" ({turn.board.name}: {turn.board.website})"

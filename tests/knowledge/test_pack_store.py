@@ -246,3 +246,15 @@ def test_old_news_and_no_current_dispute_in_french(settings, store, shared_match
     assert reply.startswith("Mes dernières nouvelles datent du 2 octobre 2019, il y a 5 jours : Peel District School Board, ")
     reply = ask(settings, store, shared_matcher, "l'école est-elle ouverte lundi à peel", at("2026-11-23T07:30:00"))
     assert reply.startswith("Je n'ai aucune information sur des moyens de pression à Peel District School Board")
+
+
+def test_a_topic_the_intents_leave_out_is_answered_from_a_status_that_speaks_of_it(settings, store, shared_matcher):
+    """Buses are 'no information' in 2019; a pack whose statuses say 'buses are cancelled' answers them."""
+    load_knowledge_file(store, Path("tests/data/packs/rotating-2027.yaml"))
+    store.use_packs(["octf-2027-rotating"])
+    reply = ask(settings, store, shared_matcher, "is the bus running wednesday in thames valley",
+                at("2027-04-19T20:00:00"))
+    assert reply.startswith("Thames Valley District School Board, Wednesday, April 21: closed to students")
+    assert "buses are cancelled" in reply
+    other = ask(settings, store, shared_matcher, "is the bus running wednesday", at("2027-04-19T20:00:00"))
+    assert other.startswith("I have no information on school buses")  # no board: no status to read it from
