@@ -202,3 +202,28 @@ def test_a_french_command_name_is_answered_in_french(bot):
     assert bot.handle(message("/aide", user="fr2"))[0].text.startswith("Je réponds aux questions des parents")
     assert "cepeo.on.ca" in bot.handle(message("/conseil ottawa", user="fr2"))[0].text  # the French board
     assert bot.handle(message("/help", user="en2"))[0].text.startswith("I answer parents' questions")
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("l'EPE travaille tu demain", "ece"),  # "l'EPE" is "le EPE", not a word "lepe"
+        ("l'éducatrice de ma fille sera là?", "ece"),
+        ("qui donne l'épipen à mon fils", "epipen"),
+        ("c'est quand l'entente", "deal"),
+        ("plus d'alertes merci", "alerts"),
+    ],
+)
+def test_french_elisions_are_split(analyse, text, word):
+    assert word in analyse(text).processed.split()
+
+
+def test_an_elision_slang_knows_joined_stays_joined(analyse):
+    """Slang written joined ("lecole", "sil y a") still reads the typed "l'école", "s'il y a"."""
+    assert analyse("l'école est fermée?").processed.split()[:2] == ["the", "school"]
+    assert "lecole" not in analyse("l'école est fermée?").processed
+
+
+def test_english_apostrophes_are_not_elisions(analyse):
+    assert analyse("don't send me alerts").processed == analyse("dont send me alerts").processed
+    assert analyse("it's closed?").processed == analyse("its closed?").processed
