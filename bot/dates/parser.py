@@ -311,7 +311,10 @@ def date_at(tk: Tokens, i: int):
             return None
         return weekday_from(tk, i, i, val, None)
     if kind == "rel":
-        return i, i + 1, tk.today + datetime.timedelta(days=val)
+        day = tk.today + datetime.timedelta(days=val)
+        if weekday_at(tk, i + 1) == day.weekday():  # "demain vendredi", "tomorrow friday": one day
+            return i, i + 2, day
+        return i, i + 1, day
     if t in ORD_WORDS or t in ORD_TENS:
         return ordinal_word_month(tk, i, i)
     return month_day(tk, i, i)
