@@ -173,7 +173,7 @@ class IntentMatcher:
         joined = head + rest
         if head not in _ELIDED or joined in self._slang_words:
             return (joined,)
-        return (_ELIDED[head], rest)
+        return (_ELIDED[head], _ELIDED.get(rest, rest))  # "d'l'école": "de le", then "ecole"
 
     def _tokens(self, text: str) -> list[str]:
         """Words without apostrophes (French elisions split), with multi-word slang ("il y a") replaced."""

@@ -212,6 +212,8 @@ def test_a_french_command_name_is_answered_in_french(bot):
         ("qui donne l'épipen à mon fils", "epipen"),
         ("c'est quand l'entente", "deal"),
         ("plus d'alertes merci", "alerts"),
+        ("y a tu d'l'école demain", "school"),  # two elisions in a row
+        ("l'enseignante de ma fille est tu en grève", "teacher"),
     ],
 )
 def test_french_elisions_are_split(analyse, text, word):
