@@ -54,7 +54,7 @@ COMMANDS = {
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # French elided words and what they stand for: "l'EPE" reads as "le EPE", "d'autobus" as "de autobus",
 # unless slang knows the joined word ("lecole", "quil", "sentendre sur").
-_ELIDED = {"l": "le", "d": "de", "qu": "que", "j": "je", "n": "ne", "s": "se", "c": "ce", "m": "me", "t": "te",
+_ELIDED = {"l": "le", "d": "de", "qu": "que", "j": "je", "n": "ne", "s": "se", "c": "ce", "m": "me", "t": "tu",
            "jusqu": "jusque", "lorsqu": "lorsque", "puisqu": "puisque"}
 # A sentence and what ends it: punctuation, a dash, or a word that starts a new thought.
 _SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)")
