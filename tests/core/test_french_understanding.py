@@ -162,6 +162,10 @@ def test_french_board_names(shared_matcher, name, board):
         ("les écoles ouvrent en mars?", "marks"),  # "mars" is March, not marks (an exam question)
         ("ils doivent lire le message", "lice"),
         ("c'est seulement les concierges?", "settlement"),
+        ("vous êtes où?", "eces"),
+        ("dites-moi si c'est ouvert", "dates"),
+        ("tout le monde est en grève?", "monday"),
+        ("c'est le seul service coupé?", "school"),  # "seul" is not a misspelt "skul"
     ],
 )
 def test_french_words_are_not_corrected_into_english_ones(analyse, text, not_wanted):
