@@ -52,6 +52,10 @@ COMMANDS = {
 }
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+# French elided words and what they stand for: "l'EPE" reads as "le EPE", "d'autobus" as "de autobus",
+# unless slang knows the joined word ("lecole", "quil", "sentendre sur").
+_ELIDED = {"l": "le", "d": "de", "qu": "que", "j": "je", "n": "ne", "s": "se", "c": "ce", "m": "me", "t": "tu",
+           "jusqu": "jusque", "lorsqu": "lorsque", "puisqu": "puisque"}
 # A sentence and what ends it: punctuation, a dash, or a word that starts a new thought.
 _SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)")
 _SPLIT = re.compile(r"[.?!;,:\n]|\s-\s|\b(?:but|also|anyway|btw)\b")  # what ends a sentence, but the end
@@ -107,13 +111,14 @@ class IntentMatcher:
         self.max_chars = max_chars
         # Every word the data knows. A slang word ("garderie") counts too: it is
         # never to be read as a misspelt place.
+        self._slang_words = frozenset(w for key in data.slang for w in key.split())
         texts = [example for _, example in data.examples]
         texts += [phrase for words in data.keywords.values() for phrase in words]
         texts += [*data.slang, *data.slang.values()]
         texts += [phrase for topic in data.out_of_scope for phrase in topic.keywords]
         vocabulary: set[str] = set(FILLER)
         for text in texts:
-            vocabulary.update(w.replace("'", "") for w in _WORD.findall(normalize(text)))
+            vocabulary.update(w for word in _WORD.findall(normalize(text)) for w in self._unelided(word))
         # Board names and places are not vocabulary: they are blanked before matching.
         vocabulary -= set(boards.named) | set(boards.places)
         self.vocabulary = frozenset(w for w in vocabulary if not w.isdigit())
@@ -160,9 +165,19 @@ class IntentMatcher:
             return word
         return self._speller.find(word) or word
 
+    def _unelided(self, word: str) -> tuple[str, ...]:
+        """A word without its apostrophe: French elisions split ("l'epe" -> "le", "epe") unless slang knows them joined."""
+        head, _, rest = word.partition("'")
+        if not rest:
+            return (word,)
+        joined = head + rest
+        if head not in _ELIDED or joined in self._slang_words:
+            return (joined,)
+        return (_ELIDED[head], _ELIDED.get(rest, rest))  # "d'l'école": "de le", then "ecole"
+
     def _tokens(self, text: str) -> list[str]:
-        """Words without apostrophes, with multi-word slang ("il y a") replaced."""
-        words = [word.replace("'", "") for word in _WORD.findall(text)]
+        """Words without apostrophes (French elisions split), with multi-word slang ("il y a") replaced."""
+        words = [w for word in _WORD.findall(text) for w in self._unelided(word)]
         if self._slang_phrases is None or self._slang_starts.isdisjoint(words):
             return words
         joined = self._slang_phrases.sub(lambda m: self.data.slang[m.group(0)], " ".join(words))

@@ -20,6 +20,7 @@ from bot.dates.explicit import (
 )
 from bot.dates.rules import (
     APOSTROPHES,
+    FR_BUT,
     FR_DAY_ARTICLES,
     FR_LAST,
     FR_NEXT,
@@ -200,7 +201,7 @@ def modified_weekday(tk: Tokens, i: int):
             if wd is not None:
                 return i, k + 1, weekday_date(wd, tk.today, "next")
             return None
-    elif t in ("last", "past"):
+    elif t in ("last", "past", "depuis"):
         mode = "last"
     else:  # coming, upcoming
         mode = "this"
@@ -310,14 +311,21 @@ def date_at(tk: Tokens, i: int):
             return None
         return weekday_from(tk, i, i, val, None)
     if kind == "rel":
-        return i, i + 1, tk.today + datetime.timedelta(days=val)
+        day = tk.today + datetime.timedelta(days=val)
+        if weekday_at(tk, i + 1) == day.weekday():  # "demain vendredi", "tomorrow friday": one day
+            return i, i + 2, day
+        return i, i + 1, day
     if t in ORD_WORDS or t in ORD_TENS:
         return ordinal_word_month(tk, i, i)
     return month_day(tk, i, i)
 
 
 def first_date(tk: Tokens):
-    i = 0
+    r = _first_from(tk, 0)
+    return _corrected(tk, r) if r is not None else None
+
+
+def _first_from(tk: Tokens, i: int):
     n = tk.n
     words = tk.words
     get = _INTEREST.seen.get
@@ -337,6 +345,18 @@ def first_date(tk: Tokens):
             return r
         i = max(r[1], i + 1)
     return None
+
+
+def _corrected(tk: Tokens, r):
+    """French "demain c'est samedi mais lundi??": the day after "mais" is the one asked about (not after "mais pas")."""
+    words = tk.words
+    for k in range(r[1], tk.n):
+        if words[k] in FR_BUT:
+            if tk.word(k + 1) in ("pas", "plus"):
+                return r  # "lundi mais pas mardi": still Monday
+            later = _first_from(tk, k + 1)
+            return _corrected(tk, later) if later is not None else r
+    return r
 
 
 def speaks_of_weekend(tk: Tokens) -> bool:

@@ -47,7 +47,9 @@ WEEKEND_WORDS = frozenset((
     "weeekend", "weekned", "wkd",
 ))
 
-MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce", "cet"))
+MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce", "cet", "depuis"))
+# French "depuis lundi" (since Monday) is the last Monday; "mais" (but) puts the day after it first
+FR_BUT = frozenset(("mais",))
 # French: "ce matin", "ce soir", "cet aprem" (today); after the weekday: "lundi prochain" is the next
 # Monday (as "lundi" alone), "lundi dernier" the last one
 FR_PART_OF_TODAY = frozenset(("matin", "soir", "aprem", "midi"))

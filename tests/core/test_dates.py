@@ -546,6 +546,12 @@ FRENCH_THU = [
     # explicit dates
     ("lundi le 7 octobre", "2019-10-07"), ("le 1er octobre", "2019-10-01"),
     ("mardi 8 octobre", "2019-10-08"),
+    # "depuis lundi" (since Monday) is the last Monday; after "mais" (but) the day asked about
+    ("en grève depuis lundi", "2019-09-30"), ("depuis mardi dernier", "2019-10-01"),
+    ("demain c'est samedi mais lundi??", "2019-10-07"), ("demain, mais vendredi prochain?", "2019-10-04"),
+    ("ouvert lundi mais pas mardi?", "2019-10-07"), ("lundi mais", "2019-10-07"),
+    # a day and its weekday are one day ("demain vendredi")
+    ("pis demain vendredi?", "2019-10-04"), ("demain samedi", "2019-10-04"),  # not the same day: the first
 ]
 
 

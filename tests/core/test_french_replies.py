@@ -206,3 +206,10 @@ def test_staff_messages_in_french(staff_bot):
     assert done.startswith("C'est fait : Toronto District School Board (TDSB) est maintenant « fermé » à partir du lun. 7 oct.")
     assert "Utilisation : /setstatus CONSEIL STATUT" in french(staff_bot, "/setstatus", user="777")
     assert french(staff_bot, "/cancel", user="777") == "Il n'y a rien à annuler."
+
+
+def test_bus_drivers_are_workers_in_french_too(bot):
+    """'chauffeurs d'autobus' are workers (the bus-drivers card), as 'bus drivers' are in English."""
+    reply = french(bot, "les chauffeurs d'autobus sont-ils en grève?")
+    assert reply.startswith("Pas selon les reportages : les chauffeurs d'autobus ne font pas partie")
+    assert french(bot, "l'arrêt d'autobus est où?").startswith("Je n'ai aucune information à ce sujet (le transport")

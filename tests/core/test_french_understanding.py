@@ -162,6 +162,10 @@ def test_french_board_names(shared_matcher, name, board):
         ("les écoles ouvrent en mars?", "marks"),  # "mars" is March, not marks (an exam question)
         ("ils doivent lire le message", "lice"),
         ("c'est seulement les concierges?", "settlement"),
+        ("vous êtes où?", "eces"),
+        ("dites-moi si c'est ouvert", "dates"),
+        ("tout le monde est en grève?", "monday"),
+        ("c'est le seul service coupé?", "school"),  # "seul" is not a misspelt "skul"
     ],
 )
 def test_french_words_are_not_corrected_into_english_ones(analyse, text, not_wanted):
@@ -202,3 +206,30 @@ def test_a_french_command_name_is_answered_in_french(bot):
     assert bot.handle(message("/aide", user="fr2"))[0].text.startswith("Je réponds aux questions des parents")
     assert "cepeo.on.ca" in bot.handle(message("/conseil ottawa", user="fr2"))[0].text  # the French board
     assert bot.handle(message("/help", user="en2"))[0].text.startswith("I answer parents' questions")
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("l'EPE travaille tu demain", "ece"),  # "l'EPE" is "le EPE", not a word "lepe"
+        ("l'éducatrice de ma fille sera là?", "ece"),
+        ("qui donne l'épipen à mon fils", "epipen"),
+        ("c'est quand l'entente", "deal"),
+        ("plus d'alertes merci", "alerts"),
+        ("y a tu d'l'école demain", "school"),  # two elisions in a row
+        ("l'enseignante de ma fille est tu en grève", "teacher"),
+    ],
+)
+def test_french_elisions_are_split(analyse, text, word):
+    assert word in analyse(text).processed.split()
+
+
+def test_an_elision_slang_knows_joined_stays_joined(analyse):
+    """Slang written joined ("lecole", "sil y a") still reads the typed "l'école", "s'il y a"."""
+    assert analyse("l'école est fermée?").processed.split()[:2] == ["the", "school"]
+    assert "lecole" not in analyse("l'école est fermée?").processed
+
+
+def test_english_apostrophes_are_not_elisions(analyse):
+    assert analyse("don't send me alerts").processed == analyse("dont send me alerts").processed
+    assert analyse("it's closed?").processed == analyse("its closed?").processed
