@@ -80,7 +80,11 @@ COMMANDS: tuple[Command, ...] = (
                            "fr": "Votre identifiant sur cette plateforme (pour recevoir un rôle)"}, private=True),
 )
 
-ALIASES = {"langue": "language", "stop": "unsubscribe"}  # other names that run the same command
+# French names a parent may type (the menus list the English names, with French descriptions);
+# a message that starts with one is answered in French.
+FRENCH_NAMES = {"langue": "language", "aide": "help", "conseil": "board", "statut": "status", "abonner": "subscribe",
+                "sabonner": "subscribe", "desabonner": "unsubscribe", "arreter": "unsubscribe"}
+ALIASES = {"stop": "unsubscribe", **FRENCH_NAMES}  # other names that run the same command
 
 
 def command(name: str) -> Command | None:

@@ -101,9 +101,6 @@ def _votes(lowered: str) -> tuple[int, int, int]:
     return french, english, grammar
 
 
-FRENCH_COMMAND = re.compile(r"^\s*/(?:aide|conseil|statut|abonner|s'?abonner|d[eé]sabonner|arr[eê]ter|langue)(?:@\w+)?\b")
-
-
 def detect(text: str, min_votes: int = 2) -> str | None:
     """'fr', 'en', or None when the message does not say clearly (keep the user's language).
 
@@ -112,11 +109,7 @@ def detect(text: str, min_votes: int = 2) -> str | None:
     language is not known yet, pass min_votes=1. Two French grammar words make a
     mixed message French even when its English words are more ("c'est quoi le work to rule").
     """
-    lowered = text.lower().replace("’", "'")
-    command = FRENCH_COMMAND.match(lowered)
-    if command:
-        return "fr"  # a French command name (/aide, /conseil cepeo) is as clear as a sentence
-    french, english, grammar = _votes(lowered)
+    french, english, grammar = _votes(text.lower().replace("’", "'"))
     if (french > english or grammar >= 2) and french >= min_votes:
         return "fr"
     if english > french and english >= min_votes:

@@ -26,6 +26,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from bot.boards import BoardFinder, BoardMention
+from bot.commands import ALIASES
 from bot.dates import DateMention, find_date, mentions_weekend
 from bot.indexes import CentroidIndex, PhraseIndex
 from bot.intent_data import INTENTS, IntentData, OutOfScope, load_intents
@@ -40,16 +41,7 @@ COMMANDS = {
     "status": "school_status",
     "subscribe": "subscribe",
     "unsubscribe": "unsubscribe",
-    "stop": "unsubscribe",
-    # French names a parent may type (the menus list the English ones, with French descriptions)
-    "aide": "help",
-    "conseil": "set_board",
-    "statut": "school_status",
-    "abonner": "subscribe",
-    "sabonner": "subscribe",
-    "desabonner": "unsubscribe",
-    "arreter": "unsubscribe",
-}
+}  # and the registry's other names for them (bot.commands.ALIASES: /stop, /aide, /conseil...)
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # French elided words and what they stand for: "l'EPE" reads as "le EPE", "d'autobus" as "de autobus",
@@ -265,11 +257,11 @@ class IntentMatcher:
 
     def _analyse(self, norm: str, today: date, language: str | None, *_bars: float) -> Analysis:
         command = _COMMAND.match(norm)
-        if command and command.group(1) in COMMANDS:
+        if command and ALIASES.get(command.group(1), command.group(1)) in COMMANDS:
             name, argument = command.group(1), (command.group(2) or "").strip()
             processed, board, when, _ = self._prepare(argument, today, language)
             return Analysis(
-                COMMANDS[name], 1.0, board, when, mentions_weekend(argument),
+                COMMANDS[ALIASES.get(name, name)], 1.0, board, when, mentions_weekend(argument),
                 command=name, argument=argument, processed=processed,
             )
         if command:  # an unknown command such as /foo

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from bot import conversation, language
+from bot.commands import FRENCH_NAMES
 from bot.conversation import Context
 from bot.messages import Incoming, Reply
 from bot.replies import say
@@ -36,11 +37,21 @@ def choose(text: str, context: Context, platform_language: str) -> tuple[str, bo
         return asked, True
     remembered = context.language if context.language in language.LANGUAGES else None
     words = text.lstrip().partition(" ")[2] if text.lstrip().startswith("/") else text  # "/help" is no English
-    said = "fr" if language.FRENCH_COMMAND.match(text.lower()) else _detect(words, 2 if remembered else 1)
+    # A French command name (/aide, /conseil cepeo) is as clear as a French sentence.
+    said = "fr" if _command_name(text) in FRENCH_NAMES else _detect(words, 2 if remembered else 1)
     if said is not None:
         context.language = said
         return said, False
     return remembered or language.from_locale(platform_language) or "en", False
+
+
+_COMMAND_NAME = re.compile(r"\s*/([a-z_]+)")
+
+
+def _command_name(text: str) -> str | None:
+    """'desabonner' for '/désabonner@schoolbot'; None when the message is no command."""
+    found = _COMMAND_NAME.match(normalize(text, 40))
+    return found.group(1) if found else None
 
 
 @lru_cache(maxsize=16384)  # pure, and asked of every message
