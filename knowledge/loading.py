@@ -193,11 +193,14 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
     topics = {t.id: t.intent for t in info.topics}
     pack = info.id
 
-    def french(e: _Entry, keys: tuple[str, ...]) -> dict | None:
-        fr = e.get("fr", _french_of(keys), required=False)
+    def warn_missing_french(where: str, fr: dict | None, keys: tuple[str, ...]) -> None:
         missing = [k for k in keys if not (fr or {}).get(k)]
         if missing:
-            warnings.append(f"{e.where}: no French text for {', '.join(missing)} (add fr: {{{missing[0]}: ...}})")
+            warnings.append(f"{where}: no French text for {', '.join(missing)} (add fr: {{{missing[0]}: ...}})")
+
+    def french(e: _Entry, keys: tuple[str, ...]) -> dict | None:
+        fr = e.get("fr", _french_of(keys), required=False)
+        warn_missing_french(e.where, fr, keys)
         return fr
 
     sources: dict[str, Source] = {}
@@ -304,10 +307,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
             problems.append(f"cards ({card.id}): 'replaces' names {card.replaces!r}, which is not a card in this file")
     cards = _inherit_phrasings(cards)
     for card in cards:
-        needed = ("question", "answer", *(("details",) if card.details else ()))
-        missing = [k for k in needed if not (card.fr or {}).get(k)]
-        if missing:
-            warnings.append(f"cards ({card.id}): no French text for {', '.join(missing)} (add fr: {{{missing[0]}: ...}})")
+        warn_missing_french(f"cards ({card.id})", card.fr, ("question", "answer", *(("details",) if card.details else ())))
 
     if problems:
         raise LoadError(path, problems)
