@@ -144,6 +144,8 @@ def test_a_childs_ea_at_school_is_not_answered_with_the_union_list(say):
     assert reply.startswith("This week, yes: under work-to-rule education assistants keep working")
     assert "Monday, Oct. 7" in reply
     assert say("are EAs on strike too?").startswith("Yes: education assistants (EAs) are among the CUPE")
+    ece = say("my daughter is in kindergarten, will her ECE be there monday?")
+    assert ece.startswith("This week, yes: ECEs are CUPE workers on work-to-rule")  # answered, not a choice
 
 
 def test_a_question_continuing_the_last_one_keeps_its_board_over_the_users_own(bot, say):
