@@ -63,6 +63,7 @@ class PreparedCards:
 
     phrasings: tuple[str, ...]  # prepared, words sorted
     owner: tuple[int, ...]  # phrasing -> card position
+    french: tuple[bool, ...]  # phrasing -> whether it is one of the card's French texts
     idf: dict[str, float]
     postings: dict[str, list[tuple[int, float]]]  # feature -> (card position, weight)
 
@@ -71,18 +72,20 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
     """Prepare the cards' phrasings, questions and words (English and French) for matching."""
     phrasings: list[str] = []
     owner: list[int] = []
+    french: list[bool] = []
     documents: list[set[str]] = []
     for index, card in enumerate(cards):
-        texts = [card.question, *card.phrasings]
+        english_texts = [card.question, *card.phrasings]
         fr = card.fr or {}
-        texts += [fr.get("question") or "", *(fr.get("phrasings") or ())]
+        texts = english_texts + [fr.get("question") or "", *(fr.get("phrasings") or ())]
         seen = set()
-        for text in texts:
+        for number, text in enumerate(texts):
             key = " ".join(sorted(prepare(matcher, text).split()))
             if key and key not in seen:
                 seen.add(key)
                 phrasings.append(key)
                 owner.append(index)
+                french.append(number >= len(english_texts))
         words = " ".join(prepare(matcher, t) for t in texts)
         documents.append(_features(words))
     df = Counter(f for doc in documents for f in doc)
@@ -93,7 +96,7 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
         norm = math.sqrt(sum(idf[f] ** 2 for f in doc)) or 1.0
         for feature in doc:
             postings.setdefault(feature, []).append((index, idf[feature] / norm))
-    return PreparedCards(tuple(phrasings), tuple(owner), idf, postings)
+    return PreparedCards(tuple(phrasings), tuple(owner), tuple(french), idf, postings)
 
 
 def cards_key(cards: list[Card]) -> str:
@@ -108,12 +111,10 @@ class CardIndex:
         self.knowledge = knowledge
         self.cards: list[Card] = list(knowledge.cards)
         ready = prepared if prepared is not None else prepare_cards(self.cards, matcher)
-        # A text several cards share is scored once: each text with the places it has among the phrasings.
-        places: dict[str, list[int]] = {}
-        for place, text in enumerate(ready.phrasings):
-            places.setdefault(text, []).append(place)
-        self._phrasings = list(places)
-        self._places = [tuple(found) for found in places.values()]
+        # Two views, as for the intent examples: every phrasing for a French or mixed question, the
+        # English ones for a clearly English question (French phrasings must not pull English questions).
+        self._views = {False: _Phrasings(ready.phrasings, [True] * len(ready.phrasings)),
+                       True: _Phrasings(ready.phrasings, [not french for french in ready.french])}
         self._owner = ready.owner
         self._idf = ready.idf
         self._postings = ready.postings
@@ -121,7 +122,7 @@ class CardIndex:
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = Moments(t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None)
         self._visible_in: dict[int, frozenset[str]] = {}
-        self._found: dict[tuple[str, int, str | None], tuple[Match, ...]] = {}  # by text, visibility span, board
+        self._found: dict[tuple[str, bool, int, str | None], tuple[Match, ...]] = {}  # text, English, span, board
 
     def _visible(self, at: datetime) -> frozenset[str]:
         span = self._moments.after(at)
@@ -130,15 +131,17 @@ class CardIndex:
             visible = self._visible_in[span] = frozenset(c.id for c in self.knowledge.cards_at(at))
         return visible
 
-    def _score_uncached(self, processed: str) -> tuple[tuple[int, float], ...]:
-        """(card index, score) for the cards worth a look, best first (cached per prepared text)."""
+    def _score_uncached(self, processed: str, english: bool) -> tuple[tuple[int, float], ...]:
+        """(card index, score) for the cards worth a look, best first (cached per prepared text).
+        `english`: the question is clearly English, so only English phrasings count."""
         if not self.cards or not processed.strip():
             return ()
         fuzzy: dict[int, float] = {}
         query = " ".join(sorted(w for w in processed.split() if w not in _WEAK))  # as the phrasings were prepared
-        found = process.extract(query, self._phrasings, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45)
+        view = self._views[english]
+        found = process.extract(query, view.texts, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45)
         # The best 12 phrasings as if shared texts stood at each of their places (ties: the earlier first).
-        best = [(similarity, place) for _, similarity, at in found for place in self._places[at]]
+        best = [(similarity, place) for _, similarity, at in found for place in view.places[at]]
         if len(best) > len(found):
             best.sort(key=_best_first)
             del best[12:]
@@ -165,29 +168,30 @@ class CardIndex:
         scored.sort(key=lambda pair: pair[1], reverse=True)
         return tuple(scored[:KEPT])
 
-    def find(self, processed: str, at: datetime, board: str | None) -> list[Match]:
-        """The cards for a prepared question that answer at `at` for `board`, best first."""
-        key = (processed, self._moments.after(at), board)
+    def find(self, processed: str, at: datetime, board: str | None, english: bool = False) -> list[Match]:
+        """The cards for a prepared question that answer at `at` for `board`, best first
+        (`english`: the question is clearly English)."""
+        key = (processed, english, self._moments.after(at), board)
         found = self._found.get(key)
         if found is None:
             if len(self._found) >= 8192:
                 self._found.clear()
-            found = self._found[key] = self._find(processed, at, board)
+            found = self._found[key] = self._find(processed, english, at, board)
         return list(found)
 
-    def _candidates_uncached(self, processed: str) -> tuple[Match, ...]:
+    def _candidates_uncached(self, processed: str, english: bool) -> tuple[Match, ...]:
         """The cards worth a look, best first, before the question's time and board choose among them (cached)."""
         cards = self.cards
         found = [
             # A card written for the user's own board is the more specific answer.
             Match(cards[i], round(score + (BOARD_BONUS if cards[i].boards else 0.0), 4))
-            for i, score in self._score_uncached(processed)
+            for i, score in self._score_uncached(processed, english)
         ]
         found.sort(key=_score, reverse=True)  # stable: what filtering first, then sorting, would give
         return tuple(found)
 
-    def _find(self, processed: str, at: datetime, board: str | None) -> tuple[Match, ...]:
-        candidates = self._candidates(processed)
+    def _find(self, processed: str, english: bool, at: datetime, board: str | None) -> tuple[Match, ...]:
+        candidates = self._candidates(processed, english)
         if not candidates:
             return ()
         visible = self._visible(at)
@@ -198,6 +202,20 @@ class CardIndex:
                 if len(found) == 8:
                     break
         return tuple(found)
+
+
+class _Phrasings:
+    """The phrasings one kind of question is compared with; a text several cards share is scored once."""
+
+    __slots__ = ("texts", "places")
+
+    def __init__(self, phrasings: tuple[str, ...], kept: list[bool]):
+        places: dict[str, list[int]] = {}  # each text with the places it has among all the phrasings
+        for place, text in enumerate(phrasings):
+            if kept[place]:
+                places.setdefault(text, []).append(place)
+        self.texts = list(places)
+        self.places = [tuple(found) for found in places.values()]
 
 
 def _score(match: Match) -> float:

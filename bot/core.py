@@ -292,7 +292,7 @@ class Bot:
         index = self.card_index(turn.knowledge)
         if not index.cards:
             return
-        matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None)
+        matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None, analysis.english)
         if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
             general = [m for m in matches if not m.card.boards and m.card.topic == "school_status"]
             matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]

@@ -81,11 +81,12 @@ class Analysis:
     scores: dict[str, float] = field(default_factory=dict)
     abstained: bool = False
     processed: str = ""
+    english: bool = False  # the message itself is clearly English: French examples and phrasings are not compared
 
     def copy(self) -> Analysis:
         """A copy the caller may change (answering overrules the intent) without changing the cached one."""
         return Analysis(self.intent, self.confidence, self.board, self.date, self.weekend, self.out_of_scope,
-                        self.command, self.argument, dict(self.scores), self.abstained, self.processed)
+                        self.command, self.argument, dict(self.scores), self.abstained, self.processed, self.english)
 
 
 class IntentMatcher:
@@ -125,6 +126,7 @@ class IntentMatcher:
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
         self.example_intents: list[str] = []
+        self.example_french: list[bool] = []
         seen = set()
         for intent, example in data.examples:
             processed = self._prepare(normalize(example), _EXAMPLE_DAY)[0]
@@ -133,8 +135,14 @@ class IntentMatcher:
             seen.add((intent, processed))
             self.example_texts.append(processed)
             self.example_intents.append(intent)
-        self.sorted_examples = [" ".join(sorted(text.split())) for text in self.example_texts]
-        self.centroids = CentroidIndex(self.example_texts, self.example_intents)
+            self.example_french.append(detect(example) == "fr")
+        # Two views of the examples: all of them for a French or mixed message, and the English
+        # and neutral ones for a clearly English message. Slang turns French words into English
+        # ones, so a French example ("le bureau public ferme") would otherwise pull English questions.
+        everything = [True] * len(self.example_texts)
+        not_french = [not french for french in self.example_french]
+        self.views = {False: _view(self.example_texts, self.example_intents, everything),
+                      True: _view(self.example_texts, self.example_intents, not_french)}
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
         self._analysed = lru_cache(maxsize=16384)(self._analyse)
         self._keywords = PhraseIndex()
@@ -248,21 +256,22 @@ class IntentMatcher:
         open?" and "is school open?") on the same day in the same language is understood once
         (a copy each time).
         """
-        language = detect(text[: self.max_chars]) or language
+        said = detect(text[: self.max_chars])
+        language = said or language
         norm = normalize(text, self.max_chars)
         if len(norm) > self.CACHED_CHARS:
-            return self._analyse(norm, today, language)
+            return self._analyse(norm, today, language, said == "en")
         # The bars are part of the key: whoever changes them (a test) gets answers by the new ones.
-        return self._analysed(norm, today, language, self.min_confidence, self.min_margin).copy()
+        return self._analysed(norm, today, language, said == "en", self.min_confidence, self.min_margin).copy()
 
-    def _analyse(self, norm: str, today: date, language: str | None, *_bars: float) -> Analysis:
+    def _analyse(self, norm: str, today: date, language: str | None, english: bool, *_bars: float) -> Analysis:
         command = _COMMAND.match(norm)
         if command and ALIASES.get(command.group(1), command.group(1)) in COMMANDS:
             name, argument = command.group(1), (command.group(2) or "").strip()
             processed, board, when, _ = self._prepare(argument, today, language)
             return Analysis(
                 COMMANDS[ALIASES.get(name, name)], 1.0, board, when, mentions_weekend(argument),
-                command=name, argument=argument, processed=processed,
+                command=name, argument=argument, processed=processed, english=english,
             )
         if command:  # an unknown command such as /foo
             return Analysis("unknown", 0.0, command=command.group(1), argument=(command.group(2) or ""), abstained=True)
@@ -272,28 +281,28 @@ class IntentMatcher:
         topics = self._out_of_scope.payloads(processed.split())
         if topics:
             topic = min(topics, key=lambda found: found[0])[1]  # the first listed topic wins
-            mixed = self._school_part(processed, topic)
+            mixed = self._school_part(processed, topic, english)
             if mixed is not None:  # "should he take the bus monday or is school cancelled?"
                 intent, confidence = mixed
-                return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, processed=processed)
-            return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed)
+                return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, processed=processed, english=english)
+            return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed, english=english)
 
         content = [w for w in processed.split() if w not in FILLER]
         if not content:
             if board is not None and when is None:
-                return Analysis("set_board", 0.9, board, when, weekend, processed=processed)
+                return Analysis("set_board", 0.9, board, when, weekend, processed=processed, english=english)
             if when is not None or weekend:
-                return Analysis("school_status", 0.9, board, when, weekend, processed=processed)
-            return Analysis("unknown", 0.0, board, when, weekend, abstained=True, processed=processed)
+                return Analysis("school_status", 0.9, board, when, weekend, processed=processed, english=english)
+            return Analysis("unknown", 0.0, board, when, weekend, abstained=True, processed=processed, english=english)
 
-        scores = self.score_message(processed, self.segments(blanked))
+        scores = self.score_message(processed, self.segments(blanked), english)
         ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
         (best, best_score), (_, second_score) = ranked[0], ranked[1]
         if best == "set_board" and when is not None and scores["school_status"] >= self.min_confidence:
             # "I'm in Peel btw, are we open monday": a board and a day asked about, not only a board to keep.
             best, best_score = "school_status", scores["school_status"]
             second_score = min(second_score, best_score - self.min_margin)
-        analysis = Analysis(best, round(best_score, 3), board, when, weekend, scores=scores, processed=processed)
+        analysis = Analysis(best, round(best_score, 3), board, when, weekend, scores=scores, processed=processed, english=english)
         if best_score < self.min_confidence or best_score - second_score < self.min_margin:
             analysis.intent = "unknown"
             analysis.abstained = True
@@ -301,7 +310,7 @@ class IntentMatcher:
 
     MIXED_BAR = 0.55  # a school question beside an out-of-scope topic must be this clear
 
-    def _school_part(self, processed: str, topic: OutOfScope) -> tuple[str, float] | None:
+    def _school_part(self, processed: str, topic: OutOfScope, english: bool) -> tuple[str, float] | None:
         """The school question asked beside an out-of-scope topic, if one is clearly there.
 
         Only a separate part of the message counts ("should he take the bus monday
@@ -318,7 +327,7 @@ class IntentMatcher:
                 continue
             if not [w for w in words if w not in FILLER]:
                 continue
-            for intent, value in self.score(part).items():
+            for intent, value in self.score(part, english).items():
                 scores[intent] = max(scores[intent], value)
         ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
         (best, value), (_, second) = ranked[0], ranked[1]
@@ -326,23 +335,26 @@ class IntentMatcher:
             return None
         return best, round(value, 3)
 
-    def score(self, processed: str) -> dict[str, float]:
-        """Each intent's score in 0..1 for an already prepared message (cached: parents repeat themselves)."""
-        return self._score_cached(processed)
+    def score(self, processed: str, english: bool = False) -> dict[str, float]:
+        """Each intent's score in 0..1 for an already prepared message (cached: parents repeat themselves).
+        `english`: the message is clearly English, so only the English and neutral examples count."""
+        return self._score_cached(processed, english)
 
-    def _score_uncached(self, processed: str) -> dict[str, float]:
+    def _score_uncached(self, processed: str, english: bool) -> dict[str, float]:
+        view = self.views[english]
         example_score = dict.fromkeys(INTENTS, 0.0)
         # token_sort_ratio, with the examples' tokens sorted once up front: word order
         # doesn't matter, and rapidfuzz runs the whole loop natively.
         query = " ".join(sorted(processed.split()))
+        intents = view.intents
         for _, similarity, index in process.extract(
             # Under 30 there is no real likeness; the cut-off lets rapidfuzz skip early.
-            query, self.sorted_examples, scorer=fuzz.ratio, processor=None, limit=60, score_cutoff=30
+            query, view.sorted_texts, scorer=fuzz.ratio, processor=None, limit=60, score_cutoff=30
         ):
-            intent = self.example_intents[index]
+            intent = intents[index]
             if similarity > example_score[intent]:
                 example_score[intent] = similarity
-        centroid = self.centroids.cosine(processed)
+        centroid = view.centroids.cosine(processed)
         keywords = dict.fromkeys(INTENTS, 0.0)
         for intent, weight in self._keywords.payloads(processed.split()):
             keywords[intent] += weight
@@ -357,19 +369,19 @@ class IntentMatcher:
             )
         return scores
 
-    def score_message(self, processed: str, segments: list[str]) -> dict[str, float]:
+    def score_message(self, processed: str, segments: list[str], english: bool = False) -> dict[str, float]:
         """Score the whole message and each of its sentences; an intent keeps its best.
 
         A question buried in a long message ("hi, ... will her school be open
         monday? thanks") scores as well as the question alone. Pleasantries
         (help) never outrank a real question found elsewhere in the message.
         """
-        scores = dict(self.score(processed))
+        scores = dict(self.score(processed, english))
         segments = [s for s in segments if s != processed]  # the whole message again cannot raise a score
         if segments:
             social = dict.fromkeys(INTENTS, 0.0)
             for segment in segments:
-                part = self.score(segment)
+                part = self.score(segment, english)
                 top = max(part, key=part.get)
                 target = social if top == "help" else scores
                 for intent, value in part.items():
@@ -381,6 +393,21 @@ class IntentMatcher:
                 for intent, value in social.items():
                     scores[intent] = max(scores[intent], value)
         return scores
+
+
+@dataclass(slots=True)
+class _Examples:
+    """Intent examples as the fuzzy and centroid signals read them: all of them, or the English ones."""
+
+    sorted_texts: list[str]  # each example's words sorted (token_sort_ratio, sorted once)
+    intents: list[str]
+    centroids: CentroidIndex
+
+
+def _view(texts: list[str], intents: list[str], kept: list[bool]) -> _Examples:
+    texts = [t for t, keep in zip(texts, kept, strict=True) if keep]
+    intents = [i for i, keep in zip(intents, kept, strict=True) if keep]
+    return _Examples([" ".join(sorted(t.split())) for t in texts], intents, CentroidIndex(texts, intents))
 
 
 __all__ = ["COMMANDS", "INTENTS", "Analysis", "IntentData", "IntentMatcher", "load_intents"]

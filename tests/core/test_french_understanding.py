@@ -233,3 +233,25 @@ def test_an_elision_slang_knows_joined_stays_joined(analyse):
 def test_english_apostrophes_are_not_elisions(analyse):
     assert analyse("don't send me alerts").processed == analyse("dont send me alerts").processed
     assert analyse("it's closed?").processed == analyse("its closed?").processed
+
+
+def test_french_examples_do_not_pull_english_questions():
+    """Slang turns French words into English ones, so a French example could win an English question;
+    a clearly English message is compared with the English (and neutral) examples only."""
+    from bot.boards import BoardFinder
+    from bot.intent_data import INTENTS, IntentData
+    from bot.matcher import IntentMatcher
+
+    examples = [("childcare", "where can my kids go during the day"),
+                ("updates_source", "est-ce que le bureau du conseil est ouvert"),  # French, about the office
+                ("school_status", "is the school open")]
+    examples += [(intent, f"zz {intent}") for intent in INTENTS if intent not in ("childcare", "updates_source", "school_status")]
+    data = IntentData({"bureau": "office", "ouvert": "open", "est-ce": "is", "que": "", "le": "the",
+                       "du": "of", "conseil": "board", "est": "is"}, tuple(examples), {}, ())
+    matcher = IntentMatcher(data, BoardFinder([]), min_confidence=0.3, min_margin=0.02, max_chars=500)
+    english = matcher.analyse("is the board office open", THU)
+    french = matcher.analyse("est-ce que le bureau est ouvert", THU)
+    assert english.english and not french.english
+    assert english.scores["updates_source"] < matcher.analyse("le bureau du conseil est ouvert", THU).scores["updates_source"]
+    assert french.intent == "updates_source"
+    assert english.intent == "school_status"
