@@ -276,8 +276,8 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
         if found.last is None:
             return texts
         lead = no_current_dispute(knowledge, turn.board, at, found.last, lang)
-        if intent in _NOW_ONLY:
-            return [lead]
+        if intent in _NOW_ONLY or (intent == "unknown" and turn.card is None):
+            return [lead]  # nothing of then to add: not "What I knew of it then: Sorry, I'm not sure..."
         return [lead + "\n" + say("back_then", lang) + "\n" + texts[0], *texts[1:]]
     turn.meta["news_as_of"] = found.newest.isoformat()  # the age of the newest news behind the answer
     turn.meta["pack"] = found.pack.id

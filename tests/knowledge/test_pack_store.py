@@ -157,6 +157,9 @@ def test_with_no_dispute_now_a_past_one_is_not_told_as_current(settings, store, 
     assert "\n" not in deal and "talks" not in deal.lower()
     why = ask(settings, store, shared_matcher, "why are they striking?", today)
     assert why.split("\n")[1] == "What I knew of it then:" and "job security" in why
+    # A question the bot does not follow gets the answer that holds anyway, not "back then: I'm not sure".
+    unclear = ask(settings, store, shared_matcher, "zorblax quux?", today)
+    assert unclear.startswith("I have no information about a job action") and "\n" not in unclear
 
 
 def test_an_ended_dispute_says_so_and_drops_the_strike_note(settings, store, shared_matcher):
