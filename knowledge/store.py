@@ -245,13 +245,18 @@ class Store(PeopleRecords):
 
     # ----------------------------------------------------------------- packs
     def packs(self) -> list[dict]:
-        """Every pack in the database: id, title, active place (0 = not active), origin, counts."""
+        """Every pack in the database: id, title, active place (0 = not active), origin, counts, and
+        `ended` (ISO text, or None): when the dispute ended, as staff last stated it in chat or its file says."""
         out = []
-        for pack_id, title, active, origin in self.conn.execute(
-                "SELECT id, title, active, origin FROM packs ORDER BY id").fetchall():
+        for pack_id, title, active, origin, header in self.conn.execute(
+                "SELECT id, title, active, origin, header FROM packs ORDER BY id").fetchall():
             counts = {t: self.conn.execute(f'SELECT COUNT(*) FROM "{t}" WHERE pack = ?', (pack_id,)).fetchone()[0]
                       for t in schema.KNOWLEDGE_TABLES}
-            out.append({"id": pack_id, "title": title, "active": active, "origin": origin, "counts": counts})
+            stated = self.conn.execute("SELECT ended FROM pack_ends WHERE pack = ? AND retracted IS NULL "
+                                       "ORDER BY published DESC, rowid DESC LIMIT 1", (pack_id,)).fetchone()
+            ended = stated[0] if stated else (json.loads(header or "{}") or {}).get("ended")
+            out.append({"id": pack_id, "title": title, "active": active, "origin": origin, "counts": counts,
+                        "ended": ended})
         return out
 
     def active_pack_ids(self) -> list[str]:

@@ -58,7 +58,8 @@ def cmd_kb_list(args: argparse.Namespace) -> int:
     for pack in packs:
         mark = "*" if pack["active"] else " "
         counts = ", ".join(f"{n} {k}" for k, n in pack["counts"].items() if n)
-        print(f"{mark} {pack['id']:<24} {pack['title']}\n    {counts or 'empty'}; from {pack['origin']}")
+        ended = f" (ended {pack['ended'][:10]})" if pack["ended"] else ""
+        print(f"{mark} {pack['id']:<24} {pack['title']}{ended}\n    {counts or 'empty'}; from {pack['origin']}")
     print("* = active (answers come from these). Switch: schoolbot kb use PACK [PACK...]")
     return 0
 

@@ -36,6 +36,7 @@ def test_a_province_admin_ends_the_dispute_from_chat_and_undo_reopens_it(said, s
     assert monday.startswith(DEAL) and "I have no confirmed information from Toronto District School Board" in monday
     header = export_whole_pack(store, "cupe-2019")["pack"]
     assert header["end_text"] == DEAL and header["ended"].startswith("2019-10-03T09:00:00")
+    assert store.packs()[0]["ended"].startswith("2019-10-03T09:00:00")  # what `schoolbot kb list` shows
     audit = store.audit_rows(1)[0]
     assert audit["action"] == "enddispute" and audit["target"] == "cupe-2019"
 
@@ -43,6 +44,7 @@ def test_a_province_admin_ends_the_dispute_from_chat_and_undo_reopens_it(said, s
     assert said("/confirm", ADMIN).endswith("The dispute is on again in answers.")
     assert said(TODAY) == before
     assert "ended" not in export_whole_pack(store, "cupe-2019")["pack"]
+    assert store.packs()[0]["ended"] is None
     assert store.audit_rows(1)[0]["action"] == "undo enddispute"
 
 

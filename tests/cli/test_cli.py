@@ -315,3 +315,13 @@ def test_the_readme_conversation_is_exactly_what_the_console_answers(tmp_path):
     assert result.returncode == 0, result.stderr
     printed = result.stdout.split("\n", 1)[1].rstrip("\n")  # after the greeting line
     assert printed == block
+
+
+def test_kb_list_says_which_disputes_ended(capsys, db):
+    walkout = Path(__file__).resolve().parents[2] / "config" / "knowledge" / "cupe-2022-walkout.yaml"
+    run(capsys, "kb", "load", str(walkout), "--db", db)
+    code, out, _ = run(capsys, "kb", "list", "--db", db)
+    lines = out.splitlines()
+    assert code == 0
+    assert next(line for line in lines if "cupe-2022-walkout" in line).endswith("walkout (ended 2022-11-20)")
+    assert "ended" not in next(line for line in lines if "cupe-2019" in line)
