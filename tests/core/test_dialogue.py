@@ -112,7 +112,7 @@ def test_console_style_follow_ups_keep_the_thread(say):
     assert tcdsb.startswith("TCDSB, Tuesday, October 8: not confirmed (province-wide;")
     why = say("why?")
     assert "full strike" in why and "Source" in why
-    assert say("is that confirmed?").startswith("No: I have no confirmed information from Toronto Catholic")
+    assert say("is that confirmed?").startswith("No: I have no confirmed information from TCDSB for")
 
 
 def test_a_new_question_stays_on_the_board_just_talked_about(bot):
