@@ -16,7 +16,7 @@ from functools import lru_cache
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
-from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape
+from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape, source_name
 from bot.text import normalize
 from bot.timeliness import phase_heading, phase_order
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent, WithdrawnService
@@ -56,7 +56,7 @@ def cite(knowledge: Knowledge, source: str, published: datetime, language: str =
     if line is None:
         source_info = knowledge.sources.get(source)
         approx = " " + say("date_approximate", language) if source_info is not None and source_info.approximate else ""
-        line = knowledge.derived[key] = _sentence(say("source_line", language, source=source,
+        line = knowledge.derived[key] = _sentence(say("source_line", language, source=source_name(source, language),
                                                       when=when_published(published, language), approx=approx))
     return line
 
@@ -69,7 +69,7 @@ def cite_many(knowledge: Knowledge, entries: list, language: str = "en") -> str:
             files.append(entry.source)
     newest = max(e.published for e in entries)
     key = "sources_one" if len(files) == 1 else "sources_many"
-    return _sentence(say(key, language, sources=", ".join(files), when=when_published(newest, language)))
+    return _sentence(say(key, language, sources=", ".join(source_name(f, language) for f in files), when=when_published(newest, language)))
 
 
 def _sentence(text: str) -> str:
