@@ -259,13 +259,13 @@ def _childcare_board_line(turn: Turn) -> str:
     if own is None:
         return turn.voice.say("check_website", website=turn.board.website)
     lang = turn.voice.language
-    return turn.voice.say("board_status", board=turn.board.name, when=describe_day(day, turn.today, lang),
+    return turn.voice.say("board_status", board=turn.board.display, when=describe_day(day, turn.today, lang),
                           status=answers.status_label(own, lang, turn.knowledge))
 
 
 def _names(text: str, board) -> bool:
     folded = normalize(text)
-    return normalize(board.name) in folded or board.website.split("//")[-1].removeprefix("www.") in folded
+    return normalize(board.name) in folded or normalize(board.display) in folded or board.website.split("//")[-1].removeprefix("www.") in folded
 
 
 def _with_childcare_line(turn: Turn, text: str) -> str:
@@ -281,7 +281,7 @@ def _before_source(text: str, line: str) -> str:
 
 def _with_updates_line(turn: Turn, text: str) -> str:
     """A general card on where to find news, asked for a board: the board's own website first."""
-    return turn.voice.say("board_posts_updates", board=turn.board.name, website=turn.board.website) + "\n" + text
+    return turn.voice.say("board_posts_updates", board=turn.board.display, website=turn.board.website) + "\n" + text
 
 
 # Card topics whose general answer, asked for a board, gets a line of that board's own.

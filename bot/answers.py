@@ -16,7 +16,7 @@ from functools import lru_cache
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
-from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape
+from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape, source_name
 from bot.text import normalize
 from bot.timeliness import phase_heading, phase_order
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent, WithdrawnService
@@ -56,7 +56,7 @@ def cite(knowledge: Knowledge, source: str, published: datetime, language: str =
     if line is None:
         source_info = knowledge.sources.get(source)
         approx = " " + say("date_approximate", language) if source_info is not None and source_info.approximate else ""
-        line = knowledge.derived[key] = _sentence(say("source_line", language, source=source,
+        line = knowledge.derived[key] = _sentence(say("source_line", language, source=source_name(source, language),
                                                       when=when_published(published, language), approx=approx))
     return line
 
@@ -69,7 +69,7 @@ def cite_many(knowledge: Knowledge, entries: list, language: str = "en") -> str:
             files.append(entry.source)
     newest = max(e.published for e in entries)
     key = "sources_one" if len(files) == 1 else "sources_many"
-    return _sentence(say(key, language, sources=", ".join(files), when=when_published(newest, language)))
+    return _sentence(say(key, language, sources=", ".join(source_name(f, language) for f in files), when=when_published(newest, language)))
 
 
 def _sentence(text: str) -> str:
@@ -94,28 +94,37 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
     own, general = knowledge.status_for(board.id, day, at)
     when = describe_day(day, today, lang)
     if own is not None:
-        lines.append(voice.say("board_status", board=board.name, when=when, status=status_words(own.status, lang, knowledge)))
+        lines.append(voice.say("board_status", board=board.display, when=when, status=status_words(own.status, lang, knowledge)))
         # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
         summary = voice.text(own, "summary")
         lines.append(summary if full or own.author else first_sentence(summary))
         upcoming = _next_strike_event(knowledge, at)
         if upcoming is not None and upcoming.day >= day - timedelta(days=7) and own.status in IN_PERSON_STATUSES:
             lines.append(voice.say("note", text=voice.text(upcoming, "text")))
+        if board.display != board.name and not any(board.name in line for line in lines):
+            lines.append(voice.say("board_full_name", short=board.display, name=board.name))
         lines.append(cite(knowledge, own.source, own.published, lang))
     elif general is not None:
         # The board said nothing of its own: the province-wide status is the answer, and says so.
-        lines.append(voice.say("board_status_general", board=board.name, when=when,
+        lines.append(voice.say("board_status_general", board=board.display, when=when,
                                status=status_words(general.status, lang, knowledge)))
+        # Its website next: where the board's own word will come (and what a phone's preview can show).
+        lines.append(latest_notices(board, voice))
         summary = voice.text(general, "summary")
         lines.append(summary if full else first_sentence(summary))
-        lines.append(voice.say("latest_notices", website=board.website))
         lines.append(cite(knowledge, general.source, general.published, lang))
     else:
-        lines.append(voice.say("no_confirmed", board=board.name, when=when))
-        lines.append(voice.say("latest_notices", website=board.website))
+        lines.append(voice.say("no_confirmed", board=board.display, when=when))
+        lines.append(latest_notices(board, voice))
         if general is not None:
             lines.append(cite(knowledge, general.source, general.published, lang))
     return "\n".join(lines)
+
+
+def latest_notices(board: Board, voice: Voice = ENGLISH) -> str:
+    """Where the board posts its notices; its full name once, after the address, when the lead used its short name."""
+    line = voice.say("latest_notices", website=board.website)
+    return f"{line} ({board.name})" if board.display != board.name else line
 
 
 def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime, *, voice: Voice = ENGLISH) -> str:
@@ -133,9 +142,9 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime,
         board = knowledge.board(board_id)
         own, _ = knowledge.status_for(board_id, day, at)
         if board is not None and own is not None:
-            said.setdefault(status_words(own.status, lang, knowledge), []).append(board.name)
+            said.setdefault(status_words(own.status, lang, knowledge), []).append(board.display)
     _, general = knowledge.status_for("", day, at)
-    ask = voice.say("which_board_for_day", when=when)
+    ask = voice.say("which_board_for_day")
     if general is not None:
         lines.append(voice.say("province_status", when=_capital(when), status=status_words(general.status, lang, knowledge), ask=ask))
         lines.append(first_sentence(voice.text(general, "summary")))
@@ -169,12 +178,12 @@ def confirmed_status(knowledge: Knowledge, board: Board | None, day: date, today
     if board is not None and own is not None:
         status = status_words(own.status, lang, knowledge)
         if own.status in ("open", "closed"):
-            lead = voice.say("confirmed_yes", board=board.name, status=status, when=when)
+            lead = voice.say("confirmed_yes", board=board.display, status=status, when=when)
         else:
-            lead = voice.say("confirmed_no", board=board.name, status=status, when=when)
+            lead = voice.say("confirmed_no", board=board.display, status=status, when=when)
         return shape(lead, [voice.say("as_of_watch", when=when_published(own.published, lang), website=board.website)],
                      cite(knowledge, own.source, own.published, lang))
-    name = board.name if board else voice.say("your_board_words")
+    name = board.display if board else voice.say("your_board_words")
     lead = voice.say("confirmed_none", board=name, when=when)
     support = []
     if general:
@@ -421,7 +430,7 @@ def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, ques
                    voice: Voice = ENGLISH) -> str:
     lines = []
     if board is not None:
-        lines.append(voice.say("board_posts_updates", board=board.name, website=board.website))
+        lines.append(voice.say("board_posts_updates", board=board.display, website=board.website))
     facts = facts_answer(knowledge, "updates_source", at, question, full=full, voice=voice)
     if facts:
         lines.append(facts)

@@ -82,6 +82,17 @@ class Voice:
 
 ENGLISH = Voice()
 
+_STAFF_SOURCE = re.compile(r"^(\S+) (staff update|update \(province admin\))$")
+
+
+def source_name(source: str, language: str = "en") -> str:
+    """A source as readers see it: a staff update's label ("TDSB staff update", stored in English) in their language."""
+    found = _STAFF_SOURCE.match(source) if language != "en" else None
+    if found is None:
+        return source
+    tag = say("source_province_tag", language) if found[1] == "Province-wide" else found[1]
+    return say("source_staff" if found[2] == "staff update" else "source_province_admin", language, tag=tag)
+
 
 def sentences(text: str) -> list[str]:
     """The sentences of a text ("Sept. 30" and "8 a.m." do not end one)."""

@@ -220,7 +220,7 @@ def stale_lead(board: Board | None, published: datetime, at: datetime, language:
     days = _days_ago(published, at)
     if board is None or named_next:
         return say("stale_news_lead", language, day=day_text(published, language), days=days)
-    return say("stale_news_board_lead", language, board=board.name, day=day_text(published, language), days=days)
+    return say("stale_news_board_lead", language, board=board.display, day=day_text(published, language), days=days)
 
 
 def _status_news(knowledge: Knowledge, board: Board | None, day: date, at: datetime) -> datetime | None:
@@ -293,7 +293,7 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
         day = turn.day or turn.today
         published = _status_news(knowledge, turn.board, day, at) or found.newest
         if published is not None and _days_ago(published, at) > settings.answers.stale_after_days:
-            named_next = turn.board is not None and texts[0].startswith(turn.board.name)
+            named_next = turn.board is not None and texts[0].startswith(turn.board.display)
             texts = [stale_lead(turn.board, published, at, lang, named_next=named_next) + " " + texts[0], *texts[1:]]
     if len(knowledge.packs) > 1:
         texts = [_name_disputes(knowledge, text, lang) for text in texts]

@@ -132,6 +132,22 @@ def _entries(data: Any, section: str, path: str, problems: list[str], required: 
     return named
 
 
+SHORT_NAME_MAX = 20  # what a reply's first line leads with must leave room for the answer
+
+
+def _check_short(board: Board, e: _Entry, owner: dict[str, str]) -> None:
+    """A short name is short, shorter than the name, and names one board."""
+    short = board.short
+    if not short or not board.name:
+        return
+    if len(short) > SHORT_NAME_MAX or len(short) >= len(board.name):
+        e.fail(f"short name {short!r} must be shorter than the name and at most {SHORT_NAME_MAX} characters")
+    key = short.casefold()
+    if key in owner and owner[key] != board.id:
+        e.fail(f"short name {short!r} is also the short name of {owner[key]!r}; a short name must name one board")
+    owner[key] = board.id
+
+
 def load_boards(path: str | Path) -> tuple[Board, ...]:
     path = str(path)
     data = read_yaml(path)
@@ -141,6 +157,7 @@ def load_boards(path: str | Path) -> tuple[Board, ...]:
     boards: list[Board] = []
     seen: dict[str, str] = {}
     alias_owner: dict[str, str] = {}
+    short_owner: dict[str, str] = {}
     for where, raw in _entries(data, "boards", path, problems):
         e = _Entry(raw, where, problems)
         board = Board(
@@ -151,6 +168,7 @@ def load_boards(path: str | Path) -> tuple[Board, ...]:
             website=e.get("website", _url),
             aliases=e.get("aliases", _strings, required=False, default=()),
             municipalities=e.get("municipalities", _strings, required=False, default=()),
+            short=e.get("short", _text, required=False, default=""),
         )
         e.finish()
         if board.id is None:
@@ -158,6 +176,7 @@ def load_boards(path: str | Path) -> tuple[Board, ...]:
         if board.id in seen:
             e.fail(f"id {board.id!r} is used twice (also {seen[board.id]})")
         seen[board.id] = where
+        _check_short(board, e, short_owner)
         for alias in (board.aliases or ()):
             key = alias.lower()
             owner = alias_owner.get(key)

@@ -52,6 +52,12 @@ class Board:
     website: str
     aliases: tuple[str, ...] = ()
     municipalities: tuple[str, ...] = ()
+    short: str = ""  # the name replies lead with ("TDSB", "CEPEO"); empty: the full name
+
+    @property
+    def display(self) -> str:
+        """The name a reply's first line uses: the short name, else the full name."""
+        return self.short or self.name
 
 
 @dataclass(frozen=True, slots=True)

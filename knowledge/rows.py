@@ -75,7 +75,7 @@ def read_knowledge(conn, pack_ids: list[str] | None = None) -> Knowledge:
 
     boards = [
         Board(r["id"], r["name"], r["system"], r["language"], r["website"],
-              tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")))
+              tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")), r["short"] or "")
         for r in _query(conn, "SELECT * FROM boards ORDER BY id")
     ]
     sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"]), _json(r["fr"]), r["pack"])

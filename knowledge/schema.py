@@ -18,7 +18,7 @@ tables and the Telegram adapter's update journal, made here instead of by their 
 end of a dispute stated by staff in chat (`pack_ends`); 7 broadcasts in each recipient's language: the
 French recipients' text and the author's language on a broadcast, the language of each delivery, the
 language a chat subscribed in, and each user's remembered language as a column (it was only inside the
-conversation memory).
+conversation memory); 8 boards' short names (`short`, what replies lead with).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def _text_table(name: str, columns: str, pk: str) -> str:
 
 TABLES: tuple[Table, ...] = (
     # ------------------------------------------------------------ knowledge
-    Table("boards", _text_table("boards", "id name system language website aliases municipalities", "id")),
+    Table("boards", _text_table("boards", "id name system language website aliases municipalities short", "id")),
     Table("packs", 'CREATE TABLE IF NOT EXISTS "packs" ("id" TEXT PRIMARY KEY, "title" TEXT, "header" TEXT, '
                    '"active" INTEGER NOT NULL DEFAULT 0, "origin" TEXT, "loaded" TEXT)'),  # active: 0, or its place
     # Each pack has its own ids: the key of every knowledge table starts with the pack.
@@ -257,6 +257,11 @@ def _to_7(conn: sqlite3.Connection) -> None:
     conn.executemany("UPDATE users SET language = ? WHERE platform = ? AND user_id = ?", found)
 
 
+def _to_8(conn: sqlite3.Connection) -> None:
+    """Boards' short names (boards.yaml `short`): empty until the boards file is loaded again."""
+    _add_columns(conn, "boards", {"short": "TEXT"})
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
@@ -264,6 +269,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = 
     (5, "the outbox and the Telegram update journal in this schema", _to_5),
     (6, "a dispute's end stated in chat", _to_6),
     (7, "broadcasts in each recipient's language", _to_7),
+    (8, "boards' short names", _to_8),
 )
 VERSION = MIGRATIONS[-1][0]
 

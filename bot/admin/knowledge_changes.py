@@ -15,6 +15,8 @@ from bot import answers
 from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import (
     EVENT_WORDS,
+    FROM_WORDS,
+    UNTIL_WORDS,
     PHASE_WORDS,
     STATUS_WORDS,
     Denied,
@@ -24,6 +26,7 @@ from bot.admin.parsing import (
     entry_dict,
     parse_date_phrase,
     rest,
+    staff_words,
     tokens,
     word,
 )
@@ -31,8 +34,9 @@ from bot.admin.permissions import staff_command
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
-from bot.replies import Voice
+from bot.replies import Voice, source_name
 from bot.roles import Rights
+from bot.text import normalize
 from bot.timeliness import phase_heading
 from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
 from knowledge.packs import BUILTIN_STATUSES, LEGACY_PHASES
@@ -48,10 +52,16 @@ def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str
     wording key naming what the word should be ("admin_what_status")."""
     board_id = admin.board(found[0].group(0), rights)
     choice = word(found[1].group(0))
+    choice = choice if choice in table else normalize(choice)
     if choice not in table:
         known = ", ".join(sorted({k for k in table if "_" not in k}))
         raise UsageProblem.of("admin_unknown_choice", given=repr(choice), what=Words.maybe(what), known=known)
     return board_id, table[choice]
+
+
+def _source(admin: Admin, msg: Incoming, rights: Rights, board_id: str) -> str:
+    """The label a change will be cited with, in the language of the staff member previewing it."""
+    return source_name(admin.source_label(rights, board_id), admin.language(msg))
 
 
 def _with_dashes(ids) -> dict[str, str]:
@@ -93,6 +103,7 @@ def _current_phase(knowledge: Knowledge, pack: str, today: date) -> str:
     "  DATE: YYYY-MM-DD, today, tomorrow, monday, nov 4 (from defaults to today, until to further notice)\n"
     "  e.g. /setstatus tdsb reduced from monday: Schools open, reduced cleaning"))
 def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    argument = staff_words(argument)
     found = tokens(argument)
     if len(found) < 2:
         raise UsageProblem.of("admin_setstatus_what")
@@ -101,12 +112,12 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     start, until, index = today, None, 2
     while index < len(found) and not ends_with_colon(found, index):
         keyword = word(found[index].group(0))
-        if keyword not in ("from", "until", "till", "to", "through", "thru"):
+        if normalize(keyword) not in FROM_WORDS | UNTIL_WORDS:
             break
         day = parse_date_phrase(found, index + 1, today)
         if day is None:
             raise UsageProblem.of("admin_unread_date_after", keyword=repr(keyword))
-        if keyword == "from":
+        if normalize(keyword) in FROM_WORDS:
             start = day[0]
         else:
             until = day[0]
@@ -196,7 +207,7 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
     phase_words = phase_heading(knowledge, WithdrawnService("", "", "", phase, "", admin.at(msg), pack=pack),
                                 admin.language(msg)).lower()
     return admin.propose(msg, action, admin.say(msg, "admin_addservice_preview", phase=phase_words,
-                                                source=admin.source_label(rights, board_id), workers=workers,
+                                                source=_source(admin, msg, rights, board_id), workers=workers,
                                                 service=service))
 
 
@@ -296,7 +307,7 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     admin.check_length(text, "admin_what_text")
     action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
     return admin.propose(msg, action, admin.say(
-        msg, "admin_addevent_preview", kind=kind.replace("_", " "), source=admin.source_label(rights, board_id),
+        msg, "admin_addevent_preview", kind=kind.replace("_", " "), source=_source(admin, msg, rights, board_id),
         day=short_day(day[0], admin.language(msg)), text=text))
 
 

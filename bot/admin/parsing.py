@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 
 from bot import answers
+from bot.text import normalize
 from bot.dates import find_date
 from knowledge.model import TIMELINE_KINDS
 
@@ -59,7 +60,33 @@ STATUS_WORDS = {
     "possible-closures": "closures_possible", "undecided-closures": "closures_possible",
     "closed": "closed",
     "unknown": "unknown", "undecided": "unknown", "unconfirmed": "unknown",
+    "remote": "remote_learning", "online": "remote_learning",
+    # French: a staff member writes the status in their language (accents optional)
+    "ouvert": "open", "ouverte": "open", "ouverts": "open", "ouvertes": "open",
+    "réduit": "open_reduced_services", "réduits": "open_reduced_services",
+    "services-réduits": "open_reduced_services", "ouvert-réduit": "open_reduced_services",
+    "fermetures-possibles": "closures_possible", "fermeture-possible": "closures_possible",
+    "fermé": "closed", "fermée": "closed", "fermés": "closed", "fermées": "closed",
+    "fermé-en-personne": "closed_for_in_person", "fermé-aux-élèves": "closed_for_in_person",
+    "à-distance": "remote_learning", "distance": "remote_learning", "en-ligne": "remote_learning",
+    "apprentissage-à-distance": "remote_learning", "enseignement-à-distance": "remote_learning",
+    "inconnu": "unknown", "indécis": "unknown", "non-confirmé": "unknown",
 }
+STATUS_WORDS.update({normalize(k): v for k, v in list(STATUS_WORDS.items())})
+# The words before a date in /setstatus, English and French: "from monday", "du lundi", "jusqu'au 8 octobre".
+# Compared after normalize(): no accents, straight apostrophes.
+FROM_WORDS = frozenset({"from", "du", "de", "des", "depuis"})
+UNTIL_WORDS = frozenset({"until", "till", "to", "through", "thru", "au", "a", "jusqu'au", "jusqu'a"})
+_FROM_PHRASE = re.compile(r"\b(?:à|a) partir (?:du|de|d')\s*", re.IGNORECASE)
+_AT_A_DISTANCE = re.compile(r"^(\S+\s+)(?:à|a)\s+distance\b", re.IGNORECASE)
+
+
+def staff_words(argument: str) -> str:
+    """Two French phrases made one word before the note: "à partir de lundi" -> "du lundi",
+    "tdsb à distance" -> "tdsb à-distance". The note (after the first colon) is kept as written."""
+    head, colon, note = argument.partition(":")
+    return _FROM_PHRASE.sub("du ", _AT_A_DISTANCE.sub(r"\1à-distance", head)) + colon + note
+
 PHASE_WORDS = {
     "work-to-rule": "work_to_rule", "work_to_rule": "work_to_rule", "wtr": "work_to_rule",
     "full-strike": "full_strike", "full_strike": "full_strike", "strike": "full_strike",

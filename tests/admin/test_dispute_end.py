@@ -33,7 +33,7 @@ def test_a_province_admin_ends_the_dispute_from_chat_and_undo_reopens_it(said, s
     now = said(TODAY)
     assert now.startswith(DEAL + "\n") and "could begin" not in now
     monday = said("is school open monday in tdsb?")  # said before the end, for a day after it: no longer applies
-    assert monday.startswith(DEAL) and "I have no confirmed information from Toronto District School Board" in monday
+    assert monday.startswith(DEAL) and "I have no confirmed information from TDSB" in monday
     header = export_whole_pack(store, "cupe-2019")["pack"]
     assert header["end_text"] == DEAL and header["ended"].startswith("2019-10-03T09:00:00")
     assert store.packs()[0]["ended"].startswith("2019-10-03T09:00:00")  # what `schoolbot kb list` shows
@@ -101,7 +101,7 @@ def test_with_two_active_packs_the_named_one_ends_and_the_other_goes_on(settings
         return "\n".join(r.text for r in bot.handle(message(text, user=user, at=when)))
 
     friday = ask("is school open friday in peel?")
-    assert friday.startswith("Peel District School Board, tomorrow, Friday, November 4: closed to students")
+    assert friday.startswith("Peel DSB, tomorrow, Friday, November 4: closed to students")
     ask("/enddispute teachers-2022 today: The teachers' work-to-rule is over.", ADMIN)
     assert ask("/confirm", ADMIN).startswith("Done: 2022 teachers' work-to-rule is listed as ended")
     assert store.knowledge().pack_ends[0].pack == "teachers-2022"

@@ -43,14 +43,14 @@ def test_a_status_change_is_previewed_and_confirmed_in_french(fr):
 
 def test_services_events_and_answers_are_previewed_and_confirmed_in_french(fr):
     preview = fr("/addservice tdsb Concierges: aucun nettoyage des classes")
-    assert preview.startswith("Aperçu : ajouter un service retiré (pendant la période de grève du zèle), source TDSB staff update :")
+    assert preview.startswith("Aperçu : ajouter un service retiré (pendant la période de grève du zèle), source mise à jour du personnel (TDSB) :")
     assert "Les parents qui demandent ce qui a cessé le verront dans la liste." in preview
     assert fr("/confirm").startswith("C'est fait : « Concierges : aucun nettoyage des classes » a été ajouté")
     listed = fr("/endservice")
     assert listed.startswith("Services retirés en ce moment (mettez fin à l'un d'eux avec /endservice IDENTIFIANT) :")
     assert "- custodians-hallways: concierges : nettoyer les corridors" in listed  # the pack's French texts
     event = fr("/addevent tdsb talks vendredi: Reprise des négociations")
-    assert event.startswith("Aperçu : ajouter à la chronologie (bargaining), source TDSB staff update :\n- ven. 4 oct. : Reprise")
+    assert event.startswith("Aperçu : ajouter à la chronologie (bargaining), source mise à jour du personnel (TDSB) :\n- ven. 4 oct. : Reprise")
     assert fr("/confirm").startswith("C'est fait : l'événement du ven. 4 oct. a été ajouté. (Changement nº 2; /undo l'annule.)")
     card = fr("/teach tdsb | Le dîner est-il surveillé? | Oui, comme d'habitude. | source: lettre du TDSB")
     assert "Aperçu : une nouvelle réponse pour tdsb" in card and "Q : Le dîner est-il surveillé?" in card
@@ -100,3 +100,33 @@ def test_audit_stats_and_unanswered_in_french(fr, said):
 def test_an_english_staff_member_is_still_answered_in_english(said):
     assert said("/setstatus pdsb closed: x", user=TDSB_STAFF).startswith("Sorry, you can only act for tdsb, not for pdsb.")
     assert said("/audit", user=TDSB_STAFF) == "The audit log is empty."
+
+
+def test_setstatus_takes_french_status_and_date_words(fr):
+    preview = fr("/setstatus tdsb fermé du lundi au mercredi: Écoles fermées")
+    assert preview.startswith("Aperçu : Toronto District School Board (TDSB), du lundi 7 octobre au mercredi 9 octobre : fermé.")
+    fr("/cancel")
+    remote = fr("/setstatus tdsb à distance à partir de lundi jusqu'au 11 octobre: Cours en ligne à partir de lundi")
+    assert "fermé aux élèves : l'apprentissage se fait à distance" in remote.split("\n")[0]
+    assert "du lundi 7 octobre" in remote.split("\n")[0] and "11 octobre" in remote.split("\n")[0]
+    assert "Cours en ligne à partir de lundi" in remote  # the note is kept as written
+    fr("/cancel")
+    assert fr("/setstatus tdsb ouvert: Ouvert").startswith("Aperçu : Toronto District School Board (TDSB), du jeudi 3 octobre")
+    assert fr("/setstatus tdsb ferme des lundi: Fermé").startswith("Aperçu : Toronto District School Board (TDSB), du lundi 7")
+
+
+def test_a_staff_update_is_cited_in_french_for_french_parents(fr, said):
+    fr("/setstatus tdsb fermé du lundi: Écoles fermées lundi")
+    fr("/confirm")
+    french = said("est-ce que l'école est ouverte lundi au TDSB?", user="5001")
+    assert "Source : mise à jour du personnel (TDSB), au 3 oct. 2019, 9 h." in french
+    english = said("is school open monday at tdsb?", user="5002")
+    assert "Source: TDSB staff update, as of Oct 3, 2019, 9:00 a.m." in english
+
+
+@pytest.mark.parametrize("command", ["/langue", "/language"])
+def test_the_language_command_alone_says_the_language_in_use_and_how_to_change(said, command):
+    said("/langue fr", user="5003")
+    assert said(command, user="5003") == (
+        "Je vous réponds en français. Envoyez /langue en pour l'anglais (in English), /langue fr pour le français.")
+    assert said(command, user="5004").startswith("I answer you in English. Send /language fr for French")

@@ -198,7 +198,7 @@ async def test_a_second_serve_refuses_and_a_killed_ones_lock_is_taken_over(setti
             for chat in (1001, 1002):  # each question answered once, not once per process
                 texts = fake.sent_texts(chat)
                 assert texts and len(texts) == len(set(texts)), texts
-            assert fake.sent_texts(1001)[0].startswith("Peel District School Board, Monday, October 7")
+            assert fake.sent_texts(1001)[0].startswith("Peel DSB, Monday, October 7")
         finally:
             if first.returncode is None:
                 first.kill()

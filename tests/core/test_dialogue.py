@@ -9,11 +9,11 @@ from tests.conftest import THURSDAY, message, two_close_cards
 def test_which_board_then_the_answer(say):
     assert "Which board is your child's?" in say("is school open monday?")
     reply = say("peel")
-    assert "Peel District School Board, Monday, October 7" in reply
+    assert "Peel DSB, Monday, October 7" in reply
     assert "contingency plan" in reply
     assert "remember Peel District School Board" in reply
     # remembered for the next question
-    assert "Peel District School Board, tomorrow, Friday, October 4: open" in say("and tomorrow?")
+    assert "Peel DSB, tomorrow, Friday, October 4: open" in say("and tomorrow?")
 
 
 def test_pending_question_keeps_its_date(say):
@@ -52,7 +52,7 @@ def test_unknown_board_name(say):
 def test_board_without_status_gives_website(say):
     reply = say("is school open monday in ottawa")
     # Nothing of its own: the province-wide status answers, and the reply says whose word it is.
-    assert reply.startswith("Ottawa-Carleton District School Board, Monday, October 7: not confirmed (province-wide;")
+    assert reply.startswith("OCDSB, Monday, October 7: not confirmed (province-wide;")
     assert "ocdsb.ca" in reply
 
 
@@ -106,13 +106,13 @@ def test_whoami(say):
 
 # ------------------------------------------------------------ conversation context (issue 9)
 def test_console_style_follow_ups_keep_the_thread(say):
-    assert say("is school open monday in peel").startswith("Peel District School Board, Monday, October 7")
-    assert say("what about tuesday").startswith("Peel District School Board, Tuesday, October 8")
+    assert say("is school open monday in peel").startswith("Peel DSB, Monday, October 7")
+    assert say("what about tuesday").startswith("Peel DSB, Tuesday, October 8")
     tcdsb = say("and tcdsb?")
-    assert tcdsb.startswith("Toronto Catholic District School Board, Tuesday, October 8: not confirmed (province-wide;")
+    assert tcdsb.startswith("TCDSB, Tuesday, October 8: not confirmed (province-wide;")
     why = say("why?")
     assert "full strike" in why and "Source" in why
-    assert say("is that confirmed?").startswith("No: I have no confirmed information from Toronto Catholic")
+    assert say("is that confirmed?").startswith("No: I have no confirmed information from TCDSB for")
 
 
 def test_a_new_question_stays_on_the_board_just_talked_about(bot):
@@ -179,7 +179,7 @@ def test_french_follow_ups_keep_the_thread(bot, say):
     say("les écoles du TDSB sont-elles ouvertes lundi?")
     response = bot.respond(message("ok et le conseil catholique anglais de Toronto?"))
     assert (response.intent, response.board, response.date.isoformat()) == ("school_status", "tcdsb", "2019-10-07")
-    assert response.text.startswith("Toronto Catholic District School Board, lundi 7 octobre")
+    assert response.text.startswith("TCDSB, lundi 7 octobre")
 
 
 def test_follow_ups_expire(say):
@@ -211,7 +211,7 @@ def test_social_turns_are_one_line(say):
 
 
 def test_a_board_inside_a_sentence_is_a_status_question(say):
-    assert say("I'm in Peel btw, are we open monday").startswith("Peel District School Board, Monday, October 7")
+    assert say("I'm in Peel btw, are we open monday").startswith("Peel DSB, Monday, October 7")
     assert "your board is Peel District School Board" in say("not TDSB, my kid is in Peel")
 
 

@@ -134,6 +134,29 @@ def test_duplicate_ids_and_aliases_in_boards(tmp_path):
     assert "alias 'Same' is also an alias of 'aa'" in str(info.value)
 
 
+def test_every_shipped_board_has_a_short_name_shorter_than_its_name():
+    boards = load_boards(DEFAULTS.boards)
+    assert all(b.short and len(b.short) < len(b.name) for b in boards)
+    assert {b.id: b.display for b in boards if b.id in ("tdsb", "pdsb", "cepeo", "cecce")} == {
+        "tdsb": "TDSB", "pdsb": "Peel DSB", "cepeo": "CEPEO", "cecce": "CECCE"}
+
+
+def test_bad_short_names_name_file_entry_and_problem(tmp_path):
+    text = """boards:
+  - {id: aa, name: A long board, short: Long board name that is too long, system: public, language: english, website: https://a.example}
+  - {id: bb, name: B board, short: BB, system: public, language: english, website: https://b.example}
+  - {id: cc, name: C board, short: bb, system: public, language: english, website: https://c.example}
+  - {id: dd, name: D board, short: "", system: public, language: english, website: https://d.example}
+"""
+    with pytest.raises(LoadError) as info:
+        load_boards(write(tmp_path, text, "boards.yaml"))
+    problems = str(info.value)
+    assert "boards.yaml" in problems
+    assert "boards[0] (aa): short name 'Long board name that is too long' must be shorter" in problems
+    assert "boards[2] (cc): short name 'bb' is also the short name of 'bb'" in problems
+    assert "boards[3] (dd): 'short': expected non-empty text" in problems
+
+
 def test_default_knowledge_loads_once(tmp_path):
     store = open_store(tmp_path / "db.sqlite")
     assert ensure_default_knowledge(store, DEFAULTS.boards, DEFAULTS.default) is True

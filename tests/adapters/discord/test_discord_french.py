@@ -22,7 +22,7 @@ async def test_slash_language_sets_french_for_the_next_answers(adapter, fake, wo
     await fake.interact(parent, "status", {"board": "tdsb", "date": "monday"}, guild=guild, locale="fr")
     sent = await fake.wait_sent(2)
     assert sent[0].ephemeral and sent[0].content.startswith("D'accord, je vous répondrai en français")
-    assert sent[1].content.startswith("Toronto District School Board, lundi 7 octobre")
+    assert sent[1].content.startswith("TDSB, lundi 7 octobre")
 
 
 async def test_the_french_command_descriptions_come_from_the_registry(bot):

@@ -118,7 +118,7 @@ async def test_serve_runs_discord_and_its_sender_delivers_a_broadcast(bot, store
     await asyncio.wait_for(fake.ready.wait(), 10)
     await fake.send_dm(parent, "is school open monday in peel?")
     sent = await fake.wait_sent(1, timeout=10)
-    assert sent[0].content.startswith("Peel District School Board, Monday, October 7")
+    assert sent[0].content.startswith("Peel DSB, Monday, October 7")
 
     Outbox(store).create("tdsb", "TDSB: schools are open Monday.", "TDSB: schools are open Monday.", "test:1")
     sent = await fake.wait_for(lambda s: any("schools are open Monday" in m.content for m in s), timeout=20)

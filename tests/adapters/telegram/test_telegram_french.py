@@ -16,7 +16,7 @@ async def test_a_french_user_gets_the_french_menu_and_french_answers(fake, bot, 
         texts = await answered(fake, question, PARENT)
         texts = await answered(fake, fake.private("merci", user_id=PARENT, **{"from": FRENCH_USER}), PARENT, 2)
         texts = await answered(fake, fake.private("/help", user_id=PARENT, **{"from": FRENCH_USER}), PARENT, 3)
-    assert texts[0].startswith("Peel District School Board, lundi 7 octobre : pas encore décidé")
+    assert texts[0].startswith("Peel DSB, lundi 7 octobre : pas encore décidé")
     assert "Source : 2019-10-02-full-strike-notice-talks-friday.txt, au 2 oct. 2019, 20 h." in texts[0]
     assert texts[1].startswith("De rien!")
     assert "Commandes :" in texts[2] and detect(texts[2]) == "fr"
@@ -34,6 +34,6 @@ async def test_langue_command_switches_a_user_both_ways(fake, bot, tg_settings, 
         await answered(fake, fake.private("/language en", user_id=PARENT), PARENT, 3)
         texts = await answered(fake, fake.private("/status peel monday", user_id=PARENT), PARENT, 4)
     assert texts[0].startswith("D'accord, je vous répondrai en français")
-    assert texts[1].startswith("Peel District School Board, lundi 7 octobre")
+    assert texts[1].startswith("Peel DSB, lundi 7 octobre")
     assert texts[2].startswith("OK, I'll answer you in English")
-    assert texts[3].startswith("Peel District School Board, Monday, October 7")
+    assert texts[3].startswith("Peel DSB, Monday, October 7")
