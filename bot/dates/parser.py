@@ -42,6 +42,7 @@ from bot.dates.rules import (
 )
 from bot.dates.tokens import Tokens, is_number
 from bot.dates.vocabulary import AFTER_TWO, DAY_WORDS, MONTH_WORDS, Cache, day_word, month_of
+from bot.language import detect
 
 # words a date pattern can start at (digits are checked separately)
 _TRIGGERS = frozenset(
@@ -89,7 +90,14 @@ def weekday_at(tk: Tokens, j: int) -> int | None:
             return None
         if j + 1 < tk.n and words[j + 1] in ctx[1]:
             return None
+        if t == "mon" and _french(tk):
+            return None  # French writes Monday "lun.": "mon" is "my" ("mon ti-gars", "mon plus vieux")
     return wd
+
+
+def _french(tk: Tokens) -> bool:
+    """Whether the message reads as French (bot.language's word votes) without counting "mon" itself."""
+    return detect(" ".join(w for w in tk.words if w != "mon")) == "fr"
 
 
 def weekday_from(tk: Tokens, start: int, j: int, wd: int, mode: str | None):

@@ -603,6 +603,23 @@ def test_french_non_dates(text):
     assert find_date(text, THU) is None
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Allo, mon ti-gars va \u00e0 l'\u00e9cole, c'est-tu ferm\u00e9 aujourd'hui?", "2019-10-03"),
+        ("mon plus vieux a-tu de l'\u00e9cole demain?", "2019-10-04"),
+        ("mon ado est en 9e, l'\u00e9cole est-tu ouverte?", None),
+        ("school open mon?", "2019-10-07"),  # English keeps "mon" for Monday
+        ("is my school open mon? merci", "2019-10-07"),
+        ("london ont. thames valley closed mon?", "2019-10-07"),  # "ont" alone does not make it French
+    ],
+)
+def test_french_mon_is_my(text, expected):
+    """In a French message "mon" is "my", whatever noun follows; French shortens Monday "lun."."""
+    found = find_date(text, THU)
+    assert (found.day.isoformat() if found else None) == expected
+
+
 def test_french_weekend_and_ranges():
     assert mentions_weekend("samedi ou dimanche")
     assert mentions_weekend("ce week-end")
