@@ -20,6 +20,8 @@ from bot.dates.explicit import (
 )
 from bot.dates.rules import (
     APOSTROPHES,
+    FR_AT,
+    FR_AT_TODAY,
     FR_BUT,
     FR_DAY_ARTICLES,
     FR_LAST,
@@ -47,7 +49,7 @@ from bot.language import detect
 # words a date pattern can start at (digits are checked separately)
 _TRIGGERS = frozenset(
     set(DAY_WORDS) | set(MONTH_WORDS) | set(ORD_WORDS) | set(ORD_TENS) | set(MODIFIERS)
-    | {"the", "day", "in", "dans", "aujourd"} | set(FR_TWO_DAYS) | FR_DAY_ARTICLES | FR_WEEK
+    | {"the", "day", "in", "dans", "aujourd"} | set(FR_TWO_DAYS) | FR_DAY_ARTICLES | FR_WEEK | FR_AT_TODAY
 )
 _INTEREST = Cache(dict.fromkeys(_TRIGGERS, True))  # token -> whether a pattern can start at it
 
@@ -313,6 +315,8 @@ def date_at(tk: Tokens, i: int):
         if tk.word(k) == word:
             return i, k + 1, tk.today + datetime.timedelta(days=off)
         return None
+    elif t in FR_AT_TODAY:  # "à matin", "à soir"; "ce matin" is read from "ce"
+        return (i - 1, i + 1, tk.today) if tk.word(i - 1) in FR_AT else None
     kind, val = day_word(t)
     if kind == "wd":
         if weekday_at(tk, i) is None:

@@ -620,6 +620,21 @@ def test_french_mon_is_my(text, expected):
     assert (found.day.isoformat() if found else None) == expected
 
 
+@pytest.mark.parametrize(
+    "text, expected, found",
+    [
+        ("\u00e0 matin y'a-tu de l'\u00e9cole?", "2019-10-03", "\u00e0 matin"),
+        ("la garderie est-tu ouverte a soir", "2019-10-03", "a soir"),
+        ("lundi \u00e0 matin", "2019-10-07", "lundi"),  # the day named first
+        ("le matin, la garderie ouvre-tu?", None, None),  # mornings in general
+    ],
+)
+def test_french_a_matin_is_today(text, expected, found):
+    """Informal "\u00e0 matin", "\u00e0 soir" are this morning and tonight, as "ce matin", "ce soir"."""
+    mention = find_date(text, THU)
+    assert ((mention.day.isoformat(), mention.text) if mention else (None, None)) == (expected, found)
+
+
 def test_french_weekend_and_ranges():
     assert mentions_weekend("samedi ou dimanche")
     assert mentions_weekend("ce week-end")
