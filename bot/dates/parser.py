@@ -84,8 +84,8 @@ def weekday_at(tk: Tokens, j: int) -> int | None:
         return None  # "c'mon"
     if j + 2 < tk.n and words[j + 1] == "-" and tk.touches(j + 1) and tk.touches(j + 2):
         nt = words[j + 2]
-        if nt[0].isalpha() and day_word(nt)[0] != "wd":
-            return None  # "sun-dried", "monday-ish"
+        if nt[0].isalpha() and day_word(nt)[0] != "wd" and nt not in ("l\u00e0", "la"):
+            return None  # "sun-dried", "monday-ish"; but French "lundi-là" (that Monday) is the day
     ctx = SHORT_CONTEXT.get(t)
     if ctx is not None:
         if j > 0 and words[j - 1] in ctx[0]:
@@ -371,6 +371,12 @@ def _corrected(tk: Tokens, r):
     return r
 
 
+def _french_weekend(tk: Tokens, k: int) -> bool:
+    """Whether "de semaine" (or "de sem", hyphens or not) follows at token k, after "fin"."""
+    words = [w for w in tk.words[k:k + 4] if w != "-"]
+    return len(words) >= 2 and words[0] == "de" and words[1] in FR_WEEK
+
+
 def speaks_of_weekend(tk: Tokens) -> bool:
     words, n = tk.words, tk.n
     for i in range(n):
@@ -381,6 +387,8 @@ def speaks_of_weekend(tk: Tokens) -> bool:
             k = i + 2 if words[i + 1] == "-" else i + 1
             if tk.word(k) in ("end", "ends"):
                 return True
+        if t == "fin" and _french_weekend(tk, i + 1):  # Canadian French "la fin de semaine" is the weekend
+            return True
         kind, wd = day_word(t)
         if kind == "wd" and wd >= 5 and weekday_at(tk, i) is not None:
             k = i + 1

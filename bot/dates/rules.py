@@ -44,7 +44,7 @@ NUMBER_WORDS = {
 
 WEEKEND_WORDS = frozenset((
     "weekend", "weekends", "wknd", "wknds", "wkend", "wkends", "weeknd", "wekend", "weekened",
-    "weeekend", "weekned", "wkd",
+    "weeekend", "weekned", "wkd", "fds",  # "fds": French "fin de semaine", as parents text it
 ))
 
 MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce", "cet", "depuis"))

@@ -635,6 +635,34 @@ def test_french_a_matin_is_today(text, expected, found):
     assert ((mention.day.isoformat(), mention.text) if mention else (None, None)) == (expected, found)
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("ferm\u00e9 lun?", "2019-10-07"),  # French short weekdays
+        ("ouvert ven prochain?", "2019-10-04"),
+        ("c ouvert 2main?", "2019-10-04"),  # texted "demain"
+        ("ce lundi-l\u00e0, y a-tu de l'\u00e9cole?", "2019-10-07"),
+        ("the 2 main schools", None),
+        ("la lune", None),
+    ],
+)
+def test_french_short_and_texted_days(text, expected):
+    found = find_date(text, THU)
+    assert (found.day.isoformat() if found else None) == expected
+
+
+@pytest.mark.parametrize("text", ["l'\u00e9cole est-tu ouverte en fin de semaine?", "la fin de semaine",
+                                  "cette fin-de-semaine", "la garderie pendant la fds"])
+def test_french_fin_de_semaine_is_the_weekend(text):
+    assert mentions_weekend(text)
+    assert find_date(text, THU) is None
+
+
+def test_the_end_of_something_else_is_no_weekend():
+    assert not mentions_weekend("\u00e0 la fin de la gr\u00e8ve")
+    assert not mentions_weekend("\u00e0 la fin de la semaine prochaine")
+
+
 def test_french_weekend_and_ranges():
     assert mentions_weekend("samedi ou dimanche")
     assert mentions_weekend("ce week-end")
