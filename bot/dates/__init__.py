@@ -21,13 +21,15 @@ The rules follow the development set's labelling rules:
   ranges ("mon to fri") name no single day.
 * French, for Ontario's francophone families: "lundi" ... "dimanche" (with or without
   "ce" before or "prochain" after: the same next such day strictly after today),
-  "lundi dernier" (the latest one before today), "aujourd'hui", "ce soir", "ce matin"
-  (today), "demain", "apres-demain", "hier", "avant-hier", "dans 2 jours", "1er octobre",
+  "lundi dernier" (the latest one before today), "aujourd'hui", "ce soir", "ce matin",
+  "à matin", "à soir" (today), "demain", "apres-demain", "hier", "avant-hier", "dans 2 jours", "1er octobre",
   "le 7 octobre". "le 7", "le 1er", "du 8" are the next such day of the month, as "the 7th";
   "mardi le 8" trusts the date, and so does "mardi 8" when the 8th is a Tuesday. "lundi de la
   semaine prochaine" / "la semaine prochaine, lundi" is "next week monday"; "la semaine
-  prochaine" alone names no single day, as "next week". "mon" stays French "my" before a
-  French noun ("mon enfant", "mon ecole").
+  prochaine" alone names no single day, as "next week"; "la fin de semaine" (and "fds") is the
+  weekend. "lun", "ven" are short weekdays; "2main" is "demain"; "lundi-là" is that Monday.
+  "mon" stays French "my" before a French noun ("mon enfant", "mon ecole") and anywhere in a
+  French message ("mon ti-gars").
 
 Nothing here raises on any text, and it is quick enough to run on every message: one
 regex pass splits the text into tokens (:mod:`.tokens`), then a small hand-written

@@ -20,6 +20,8 @@ from bot.dates.explicit import (
 )
 from bot.dates.rules import (
     APOSTROPHES,
+    FR_AT,
+    FR_AT_TODAY,
     FR_BUT,
     FR_DAY_ARTICLES,
     FR_LAST,
@@ -42,11 +44,12 @@ from bot.dates.rules import (
 )
 from bot.dates.tokens import Tokens, is_number
 from bot.dates.vocabulary import AFTER_TWO, DAY_WORDS, MONTH_WORDS, Cache, day_word, month_of
+from bot.language import detect
 
 # words a date pattern can start at (digits are checked separately)
 _TRIGGERS = frozenset(
     set(DAY_WORDS) | set(MONTH_WORDS) | set(ORD_WORDS) | set(ORD_TENS) | set(MODIFIERS)
-    | {"the", "day", "in", "dans", "aujourd"} | set(FR_TWO_DAYS) | FR_DAY_ARTICLES | FR_WEEK
+    | {"the", "day", "in", "dans", "aujourd"} | set(FR_TWO_DAYS) | FR_DAY_ARTICLES | FR_WEEK | FR_AT_TODAY
 )
 _INTEREST = Cache(dict.fromkeys(_TRIGGERS, True))  # token -> whether a pattern can start at it
 
@@ -81,15 +84,22 @@ def weekday_at(tk: Tokens, j: int) -> int | None:
         return None  # "c'mon"
     if j + 2 < tk.n and words[j + 1] == "-" and tk.touches(j + 1) and tk.touches(j + 2):
         nt = words[j + 2]
-        if nt[0].isalpha() and day_word(nt)[0] != "wd":
-            return None  # "sun-dried", "monday-ish"
+        if nt[0].isalpha() and day_word(nt)[0] != "wd" and nt not in ("l\u00e0", "la"):
+            return None  # "sun-dried", "monday-ish"; but French "lundi-là" (that Monday) is the day
     ctx = SHORT_CONTEXT.get(t)
     if ctx is not None:
         if j > 0 and words[j - 1] in ctx[0]:
             return None
         if j + 1 < tk.n and words[j + 1] in ctx[1]:
             return None
+        if t == "mon" and _french(tk):
+            return None  # French writes Monday "lun.": "mon" is "my" ("mon ti-gars", "mon plus vieux")
     return wd
+
+
+def _french(tk: Tokens) -> bool:
+    """Whether the message reads as French (bot.language's word votes) without counting "mon" itself."""
+    return detect(" ".join(w for w in tk.words if w != "mon")) == "fr"
 
 
 def weekday_from(tk: Tokens, start: int, j: int, wd: int, mode: str | None):
@@ -305,6 +315,8 @@ def date_at(tk: Tokens, i: int):
         if tk.word(k) == word:
             return i, k + 1, tk.today + datetime.timedelta(days=off)
         return None
+    elif t in FR_AT_TODAY:  # "à matin", "à soir"; "ce matin" is read from "ce"
+        return (i - 1, i + 1, tk.today) if tk.word(i - 1) in FR_AT else None
     kind, val = day_word(t)
     if kind == "wd":
         if weekday_at(tk, i) is None:
@@ -359,6 +371,12 @@ def _corrected(tk: Tokens, r):
     return r
 
 
+def _french_weekend(tk: Tokens, k: int) -> bool:
+    """Whether "de semaine" (or "de sem", hyphens or not) follows at token k, after "fin"."""
+    words = [w for w in tk.words[k:k + 4] if w != "-"]
+    return len(words) >= 2 and words[0] == "de" and words[1] in FR_WEEK
+
+
 def speaks_of_weekend(tk: Tokens) -> bool:
     words, n = tk.words, tk.n
     for i in range(n):
@@ -369,6 +387,8 @@ def speaks_of_weekend(tk: Tokens) -> bool:
             k = i + 2 if words[i + 1] == "-" else i + 1
             if tk.word(k) in ("end", "ends"):
                 return True
+        if t == "fin" and _french_weekend(tk, i + 1):  # Canadian French "la fin de semaine" is the weekend
+            return True
         kind, wd = day_word(t)
         if kind == "wd" and wd >= 5 and weekday_at(tk, i) is not None:
             k = i + 1

@@ -44,7 +44,7 @@ NUMBER_WORDS = {
 
 WEEKEND_WORDS = frozenset((
     "weekend", "weekends", "wknd", "wknds", "wkend", "wkends", "weeknd", "wekend", "weekened",
-    "weeekend", "weekned", "wkd",
+    "weeekend", "weekned", "wkd", "fds",  # "fds": French "fin de semaine", as parents text it
 ))
 
 MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce", "cet", "depuis"))
@@ -53,6 +53,9 @@ FR_BUT = frozenset(("mais",))
 # French: "ce matin", "ce soir", "cet aprem" (today); after the weekday: "lundi prochain" is the next
 # Monday (as "lundi" alone), "lundi dernier" the last one
 FR_PART_OF_TODAY = frozenset(("matin", "soir", "aprem", "midi"))
+# Informal French "à matin", "à soir" (this morning, tonight): today, the "à" included
+FR_AT_TODAY = frozenset(("matin", "soir"))
+FR_AT = frozenset(("a", "\u00e0"))
 FR_NEXT = frozenset(("prochain", "prochaine"))
 FR_LAST = frozenset(("dernier", "derniere", "derni\u00e8re", "passe", "pass\u00e9"))
 # "apres-demain" (+2) and "avant-hier" (-2): first word -> (second word, offset)

@@ -603,6 +603,66 @@ def test_french_non_dates(text):
     assert find_date(text, THU) is None
 
 
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Allo, mon ti-gars va \u00e0 l'\u00e9cole, c'est-tu ferm\u00e9 aujourd'hui?", "2019-10-03"),
+        ("mon plus vieux a-tu de l'\u00e9cole demain?", "2019-10-04"),
+        ("mon ado est en 9e, l'\u00e9cole est-tu ouverte?", None),
+        ("school open mon?", "2019-10-07"),  # English keeps "mon" for Monday
+        ("is my school open mon? merci", "2019-10-07"),
+        ("london ont. thames valley closed mon?", "2019-10-07"),  # "ont" alone does not make it French
+    ],
+)
+def test_french_mon_is_my(text, expected):
+    """In a French message "mon" is "my", whatever noun follows; French shortens Monday "lun."."""
+    found = find_date(text, THU)
+    assert (found.day.isoformat() if found else None) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected, found",
+    [
+        ("\u00e0 matin y'a-tu de l'\u00e9cole?", "2019-10-03", "\u00e0 matin"),
+        ("la garderie est-tu ouverte a soir", "2019-10-03", "a soir"),
+        ("lundi \u00e0 matin", "2019-10-07", "lundi"),  # the day named first
+        ("le matin, la garderie ouvre-tu?", None, None),  # mornings in general
+    ],
+)
+def test_french_a_matin_is_today(text, expected, found):
+    """Informal "\u00e0 matin", "\u00e0 soir" are this morning and tonight, as "ce matin", "ce soir"."""
+    mention = find_date(text, THU)
+    assert ((mention.day.isoformat(), mention.text) if mention else (None, None)) == (expected, found)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("ferm\u00e9 lun?", "2019-10-07"),  # French short weekdays
+        ("ouvert ven prochain?", "2019-10-04"),
+        ("c ouvert 2main?", "2019-10-04"),  # texted "demain"
+        ("ce lundi-l\u00e0, y a-tu de l'\u00e9cole?", "2019-10-07"),
+        ("the 2 main schools", None),
+        ("la lune", None),
+    ],
+)
+def test_french_short_and_texted_days(text, expected):
+    found = find_date(text, THU)
+    assert (found.day.isoformat() if found else None) == expected
+
+
+@pytest.mark.parametrize("text", ["l'\u00e9cole est-tu ouverte en fin de semaine?", "la fin de semaine",
+                                  "cette fin-de-semaine", "la garderie pendant la fds"])
+def test_french_fin_de_semaine_is_the_weekend(text):
+    assert mentions_weekend(text)
+    assert find_date(text, THU) is None
+
+
+def test_the_end_of_something_else_is_no_weekend():
+    assert not mentions_weekend("\u00e0 la fin de la gr\u00e8ve")
+    assert not mentions_weekend("\u00e0 la fin de la semaine prochaine")
+
+
 def test_french_weekend_and_ranges():
     assert mentions_weekend("samedi ou dimanche")
     assert mentions_weekend("ce week-end")

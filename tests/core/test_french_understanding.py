@@ -29,6 +29,12 @@ def board_of(analysis) -> str | None:
         ("l'école catholique à Ottawa est ouverte lundi?", "cecce"),
         ("mon école catholique à Toronto va tu fermer", "cscmonavenir"),
         ("les écoles catholiques de Sudbury sont fermées?", "cscno"),
+        # places inside a region or city the French boards serve
+        ("l'école est-tu ouverte lundi à Val Caron?", "cspgno"),
+        ("l'école catholique à Azilda est-tu fermée?", "cscno"),
+        ("les écoles de Niagara ferment-tu?", "csviamonde"),
+        ("c'tu fermé lundi dans Prescott-Russell?", "cepeo"),
+        ("is school open in prescott-russell monday?", "ucdsb"),
         # ... unless it asks for the English board
         ("l'école anglaise à Ottawa est ouverte lundi?", "ocdsb"),
         # an English message keeps today's rule
@@ -131,6 +137,16 @@ FRENCH_INTENTS = [
     ("parlez-vous français?", "help"),
     ("bonjour", "help"),
     ("quelle est la météo demain", "unknown"),
+    # families generalised from unseen questions (fresh8_fr), in phrasings of their own
+    ("ma fille va au CECCE", "set_board"),
+    ("peux-tu me texter si l'école ferme demain", "subscribe"),
+    ("arrête de m'envoyer des alertes", "unsubscribe"),
+    ("j'ai pas de gardienne mardi si l'école ferme, je fais quoi?", "childcare"),
+    ("est-ce qu'il y a de l'école pendant la grève du zèle?", "school_status"),
+    ("qu'est-ce qui arrête à l'école avec la grève du zèle?", "withdrawn_services"),
+    ("ils font la grève à partir de quand?", "strike_dates"),
+    ("la grève va durer combien de temps selon vous?", "unknown"),
+    ("raconte-moi une blague", "unknown"),
 ]
 
 
