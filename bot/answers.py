@@ -93,23 +93,22 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
                                day=describe_day(day, today, lang)))
     own, general = knowledge.status_for(board.id, day, at)
     when = describe_day(day, today, lang)
-    if own is not None:
-        lines.append(voice.say("board_status", board=board.name, when=when, status=status_words(own.status, lang, knowledge)))
-        # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
-        summary = voice.text(own, "summary")
-        lines.append(summary if full or own.author else first_sentence(summary))
+    used = own or general
+    if used is not None:
+        status = status_words(used.status, lang, knowledge)
+        if own is not None:
+            lines.append(voice.say("board_status", board=board.name, when=when, status=status))
+        else:  # the board said nothing of its own: the province-wide status, and where its own word will be
+            lines.append(voice.say("board_status_general", board=board.name, when=when, status=status,
+                                   website=board.website))
+        # A strike to come within the week is what a parent told "open" needs next, before the background.
         upcoming = _next_strike_event(knowledge, at)
-        if upcoming is not None and upcoming.day >= day - timedelta(days=7) and own.status in IN_PERSON_STATUSES:
+        if upcoming is not None and upcoming.day >= day - timedelta(days=7) and used.status in IN_PERSON_STATUSES:
             lines.append(voice.say("note", text=voice.text(upcoming, "text")))
-        lines.append(cite(knowledge, own.source, own.published, lang))
-    elif general is not None:
-        # The board said nothing of its own: the province-wide status is the answer, and says so.
-        lines.append(voice.say("board_status_general", board=board.name, when=when,
-                               status=status_words(general.status, lang, knowledge)))
-        summary = voice.text(general, "summary")
-        lines.append(summary if full else first_sentence(summary))
-        lines.append(voice.say("latest_notices", website=board.website))
-        lines.append(cite(knowledge, general.source, general.published, lang))
+        # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
+        summary = voice.text(used, "summary")
+        lines.append(summary if full or (own is not None and own.author) else first_sentence(summary))
+        lines.append(cite(knowledge, used.source, used.published, lang))
     else:
         lines.append(voice.say("no_confirmed", board=board.name, when=when))
         lines.append(voice.say("latest_notices", website=board.website))

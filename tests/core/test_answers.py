@@ -221,3 +221,30 @@ def test_a_fact_about_another_board_does_not_answer_for_this_one(say):
 def test_news_that_does_not_speak_to_the_question_does_not_overtake_its_card(say):
     """'How did the vote go?' is answered by the vote, not by the newer 'talks resume Friday'."""
     assert say("how did the vote go").startswith("93% of CUPE members voted in favour")
+
+
+def test_a_board_that_said_nothing_gets_its_website_in_the_first_line(say):
+    """The province-wide status answers, and the first line says the board's own word is to come, and where."""
+    first, second, *_ = say("is hamilton open monday?").split("\n")
+    assert first == ("Hamilton-Wentworth District School Board, Monday, October 7: not confirmed; "
+                     "no word of its own yet: https://www.hwdsb.on.ca")
+    assert "strike" in second  # why it is not confirmed, next
+    french = say("l'école est-elle ouverte lundi au hwdsb?").split("\n")[0]
+    assert french.endswith("lundi 7 octobre : non confirmé; le conseil n'a encore rien annoncé : https://www.hwdsb.on.ca")
+
+
+def test_a_strike_to_come_is_said_right_after_an_open_day(say):
+    """'Open tomorrow' is followed by the strike that could start days later, before the background."""
+    for question in ("is tdsb open tomorrow", "is school open tomorrow in durham"):
+        lines = say(question).split("\n")
+        assert ": open, with some services reduced" in lines[0]
+        assert lines[1] == "Note: A full strike could begin on Monday, Oct. 7, if no deal is reached."
+
+
+def test_a_status_still_standing_after_newer_reports_is_not_called_old_news(bot):
+    """Friday's status is from Sept. 29, but the Oct. 2 reports are the latest news: no 'my latest news is from ...'."""
+    reply = bot.handle(message("r schools closed tomorrow in brampton", at=at(2019, 10, 3)))[0].text
+    assert reply.startswith("Peel District School Board, tomorrow, Friday, October 4: open")
+    assert "Monday, Oct. 7" in reply.split("\n")[1]
+    later = bot.handle(message("is school open friday in peel?", at=at(2019, 10, 7, 7)))[0].text
+    assert later.startswith("My latest news is from Oct 2, 2019, 5 days ago: ")  # the newest news is old: said first
