@@ -128,7 +128,7 @@ def test_a_question_on_an_earlier_date_gets_that_date_not_the_latest_news(store)
 
 def test_a_general_card_asked_for_a_board_adds_that_boards_own_word_or_website(say):
     updates = say("where can I find updates for durham")
-    assert updates.startswith("Durham District School Board posts its official updates at https://www.ddsb.ca")
+    assert updates.startswith("Durham District School Board posts its official updates on its website: https://www.ddsb.ca")
     care = say("la garderie du CECCE est-elle ouverte demain?").split("\n")
     assert "Consultez le site Web du conseil : https://www.ecolecatholique.ca" in care
     assert care[-1].startswith("Source")  # the board's line comes before the source
@@ -142,7 +142,9 @@ def test_no_board_status_gives_the_province_picture_and_asks_the_board_in_one_re
     text = replies[0].text
     assert "province-wide" in text.split("\n")[0]
     assert "Peel District School Board" in text and "not decided yet: closures are possible" in text
-    assert "Which board is your child's? I'll tell you what it said about Monday, October 7." in text
+    first, second = text.split("\n")[:2]
+    assert first == "Monday, October 7, province-wide: not confirmed; it depends on the board. Which board is your child's?"
+    assert "full strike" in second  # why, within a phone's preview
     assert "Source: 2019-10-02-full-strike-notice-talks-friday.txt" in text
 
 
@@ -248,3 +250,27 @@ def test_a_status_still_standing_after_newer_reports_is_not_called_old_news(bot)
     assert "Monday, Oct. 7" in reply.split("\n")[1]
     later = bot.handle(message("is school open friday in peel?", at=at(2019, 10, 7, 7)))[0].text
     assert later.startswith("My latest news is from Oct 2, 2019, 5 days ago: ")  # the newest news is old: said first
+
+
+def test_a_boards_undecided_status_says_the_strike_and_what_to_do_first(say):
+    """The board's own news leads with its condition (a strike) and the parent's next step, not who said it."""
+    peel = say("is peel open monday").split("\n")[1]
+    assert peel.startswith("If a strike closes schools, Peel asked parents to have backup child care ready")
+    york = say("is york region open monday").split("\n")[1]
+    assert york.startswith("If a strike goes ahead, York Region's public board may close schools")
+    tdsb = say("is tdsb open monday").split("\n")[1]
+    assert tdsb == "If a strike goes ahead, TDSB has not decided; it told families to watch its website over the weekend."
+
+
+def test_where_a_board_posts_news_names_its_website_and_only_its_own_news(say):
+    first, second, *_ = say("how will TCDSB tell parents if something changes").split("\n")
+    assert first == "Toronto Catholic District School Board posts its official updates on its website: https://www.tcdsb.org"
+    assert "Toronto District School Board" not in second  # another board's letter is left out
+
+
+def test_first_sentences_of_fixed_replies_answer_the_request(say):
+    assert say("sign me up for alerts").startswith("I'll send you alerts when there is news. Which board's updates")
+    assert say("what can this bot do").startswith("I answer parents' questions about school, from news reports on the 2019 ")
+    assert say("how long is the strike going to last").startswith("I don't know: none of the reports says how long")
+    workers = say("who is cupe exactly, like who works for them at our school?").split("\n")[0]
+    assert workers.startswith("The job action involves CUPE's school support staff: custodians, office staff, library workers")
