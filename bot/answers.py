@@ -312,7 +312,7 @@ def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:
 # Words every service question has: they do not say which service is asked about.
 _GENERIC = words_of(
     "services service stopped stop stopping work working workers worker cupe education strike striking withdrawn "
-    "pulled job action happening running doing done going cut cuts affected changes change tasks else other "
+    "pulled job action happening running doing done going cut cuts affected changes change tasks else other support staff anymore longer "
     "arrete arretes arretent travail travailleurs greve scfp education touche touches"
 )
 

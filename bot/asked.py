@@ -24,15 +24,24 @@ _FRENCH_STOP = frozenset(_FRENCH_STOP_WORDS.split())
 _STOP = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "do", "does", "did", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "this", "that", "there", "their", "they", "we", "i", "my", "our", "what", "whats", "when", "who", "why", "how", "which", "will", "would", "can", "could", "should", "any", "anything", "about", "with", "from", "by", "as", "if", "so", "not", "school", "schools", "kid", "kids", "child", "children", "still", "too", "also",
      "them", "you", "your", "me", "us", "he", "she", "him", "her", "his", "these", "those", "has", "have", "had",
-     "been", "like", "just", "even", "really", "exactly"]
+     "been", "like", "just", "even", "really", "exactly", "other", "each"]
 ) | _FRENCH_STOP
 _WORD = re.compile(r"[a-z0-9]+")
 
 
 @lru_cache(maxsize=4096)
 def words_of(text: str) -> frozenset[str]:
-    """The content words of a text, cut to five letters so "custodians" meets "custodial"."""
-    return frozenset(w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 1)
+    """The content words of a text, cut to five letters so "custodians" meets "custodial"
+    (after an "-ing" or a plural "-s", so "talking" meets "talks")."""
+    return frozenset(_stem(w)[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 1)
+
+
+def _stem(word: str) -> str:
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def overlap(asked: set[str], text: str) -> int:
