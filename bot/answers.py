@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
-from bot.asked import asks_for_list, overlap, searchable, words_of
+from bot.asked import asks_for_list, asks_when_next, overlap, searchable, words_of
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
@@ -287,7 +287,11 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
         return "\n".join(lines)
     asked = words_of(question)
     candidates = future + list(reversed(past))  # the next event first, then the latest
-    best = max(candidates, key=lambda e: overlap(asked, searchable(e, "text", voice)))
+    # "When can they strike?" asks what comes next: an event to come that the question speaks to
+    # answers before a past one that shares more words ("when did ..." does not).
+    ahead = asks_when_next(question)
+    best = max(candidates, key=lambda e: (ahead and e.day > today and overlap(asked, searchable(e, "text", voice)) > 0,
+                                          overlap(asked, searchable(e, "text", voice))))
     latest = max(events, key=lambda e: e.published)
     if latest.published > best.published and (latest.kind in _SETTLING or not overlap(asked, searchable(best, "text", voice))):
         best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches

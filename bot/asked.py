@@ -66,3 +66,14 @@ def asks_for_list(question: str) -> bool:
     """Whether the question asks for the whole list: "list the dates", "what services stopped?"."""
     words = set(_WORD.findall(normalize(question)))
     return bool(words & _LIST_WORDS) or bool(words & {"what", "which"} and words & {"services", "things"})
+
+
+# Words that put a question in the past ("when did talks break down?"); French: "quand ont-ils", "était".
+_PAST_WORDS = frozenset({"did", "was", "were", "happened", "ago", "last", "already", "ete", "etait", "etaient",
+                         "ont", "avait", "avaient", "dernier", "derniere"})
+
+
+def asks_when_next(question: str) -> bool:
+    """Whether a question asks when something is to come: "when can they strike?", not "when did talks stop?"."""
+    words = set(_WORD.findall(normalize(question)))
+    return bool(words & {"when", "quand"}) and not words & _PAST_WORDS

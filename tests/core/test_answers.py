@@ -276,12 +276,6 @@ def test_first_sentences_of_fixed_replies_answer_the_request(say):
     assert "custodians" in workers and "office" in workers  # who they are, not "teachers are not part of it"
 
 
-def test_a_mediator_question_is_answered_by_the_mediator_not_the_date_talks_resume(say):
-    first = say("is a mediator involved in the talks?").split("\n")[0]
-    assert first.startswith("Not as of Oct. 2: the reports name no mediator")
-    assert say("when do talks resume?").startswith("Friday afternoon, Oct. 4")
-
-
 def test_what_workers_stopped_names_the_tasks_first(say):
     """'The support staff' names no service: the examples of stopped tasks, not three picked by the word 'staff'."""
     first = say("what did the support staff stop doing?").split("\n")[0]
@@ -293,3 +287,17 @@ def test_what_workers_stopped_names_the_tasks_first(say):
 def test_talking_meets_talks_and_the_newest_news_on_the_talks_answers(say):
     first = say("are cupe and the province talking?").split("\n")[0]
     assert "Friday" in first
+
+
+def test_when_can_they_strike_is_answered_with_the_date_to_come(bot):
+    """A 'when can ...' question: the event to come it speaks to leads, not an earlier one sharing more words."""
+    ahead = bot.handle(message("when can cupe legally strike?", at=at(2019, 9, 27)))[0].text
+    assert ahead.startswith("Mon Sep 30: ")
+    before = bot.handle(message("when did cupe ask for the no-board report?", at=at(2019, 9, 27)))[0].text
+    assert before.startswith("Thu Sep 5: ")
+
+
+def test_will_all_schools_close_is_not_answered_yes(say):
+    first = say("if the strike happens are all schools closing or just some?").split("\n")[0]
+    assert not first.startswith("Yes")
+    assert "strike" in first and "board" in first
