@@ -215,7 +215,9 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
         return "\n".join(f"- {voice.text(f, 'text')}" for f in chosen) + "\n" + cite_many(knowledge, chosen, voice.language)
     asked = words_of(question)
     order = list(reversed(facts)) if topic in _NEWEST_FIRST else facts
-    best = max(order, key=lambda f: overlap(asked, searchable(f, "text", voice)))  # ties: the first in `order`
+    # Asked for a board, what that board said comes first ("what do I do with my kids?" in Peel: Peel's advice).
+    own = (lambda f: board.id in _boards_named(knowledge, f.text)) if board is not None else (lambda f: False)
+    best = max(order, key=lambda f: (own(f), overlap(asked, searchable(f, "text", voice))))  # ties: the first in `order`
     text = voice.text(best, "text")
     parts = sentences(text)
     support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]

@@ -301,3 +301,9 @@ def test_will_all_schools_close_is_not_answered_yes(say):
     first = say("if the strike happens are all schools closing or just some?").split("\n")[0]
     assert not first.startswith("Yes")
     assert "strike" in first and "board" in first
+
+
+def test_asked_for_a_board_what_that_board_said_comes_first(say):
+    say("is brampton closed monday")
+    first = say("ugh ok so what do i do with my kids then, i cant take off work").split("\n")[0]
+    assert first.startswith("The Peel District School Board asked parents to start making alternate child care plans")
