@@ -9,15 +9,14 @@ question that asks for the whole list.
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
+from bot.asked import asks_for_list, asks_when_next, overlap, searchable, words_of
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
 from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape, source_name
-from bot.text import normalize
 from bot.timeliness import phase_heading, phase_order
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent, WithdrawnService
 from knowledge.packs import BUILTIN_STATUSES, IN_PERSON_STATUSES
@@ -93,26 +92,24 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
                                day=describe_day(day, today, lang)))
     own, general = knowledge.status_for(board.id, day, at)
     when = describe_day(day, today, lang)
-    if own is not None:
-        lines.append(voice.say("board_status", board=board.display, when=when, status=status_words(own.status, lang, knowledge)))
-        # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
-        summary = voice.text(own, "summary")
-        lines.append(summary if full or own.author else first_sentence(summary))
+    used = own or general
+    if used is not None:
+        status = status_words(used.status, lang, knowledge)
+        if own is not None:
+            lines.append(voice.say("board_status", board=board.display, when=when, status=status))
+        else:  # the board said nothing of its own: the province-wide status, and where its own word will be
+            lines.append(voice.say("board_status_general", board=board.display, when=when, status=status,
+                                   website=board.website))
+        # A strike to come within the week is what a parent told "open" needs next, before the background.
         upcoming = _next_strike_event(knowledge, at)
-        if upcoming is not None and upcoming.day >= day - timedelta(days=7) and own.status in IN_PERSON_STATUSES:
+        if upcoming is not None and upcoming.day >= day - timedelta(days=7) and used.status in IN_PERSON_STATUSES:
             lines.append(voice.say("note", text=voice.text(upcoming, "text")))
+        # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
+        summary = voice.text(used, "summary")
+        lines.append(summary if full or (own is not None and own.author) else first_sentence(summary))
         if board.display != board.name and not any(board.name in line for line in lines):
             lines.append(voice.say("board_full_name", short=board.display, name=board.name))
-        lines.append(cite(knowledge, own.source, own.published, lang))
-    elif general is not None:
-        # The board said nothing of its own: the province-wide status is the answer, and says so.
-        lines.append(voice.say("board_status_general", board=board.display, when=when,
-                               status=status_words(general.status, lang, knowledge)))
-        # Its website next: where the board's own word will come (and what a phone's preview can show).
-        lines.append(latest_notices(board, voice))
-        summary = voice.text(general, "summary")
-        lines.append(summary if full else first_sentence(summary))
-        lines.append(cite(knowledge, general.source, general.published, lang))
+        lines.append(cite(knowledge, used.source, used.published, lang))
     else:
         lines.append(voice.say("no_confirmed", board=board.display, when=when))
         lines.append(latest_notices(board, voice))
@@ -207,38 +204,7 @@ def _next_strike_event(knowledge: Knowledge, at: datetime) -> TimelineEvent | No
 
 
 # ---------------------------------------------------------------- the one item asked about
-# The common French words, without accents (normalize removes them).
-_FRENCH_STOP_WORDS = """le la les l un une des du de d au aux et ou est sont ce c ca qu que qui quoi quand quel quelle quels
-    quelles pour par avec dans sur en il ils elle elles on nous vous je j mon ma mes notre nos votre vos leur
-    leurs pas ne y a ecole ecoles enfant enfants aussi encore se s sa son ses"""
-_FRENCH_STOP = frozenset(_FRENCH_STOP_WORDS.split())
-_STOP = frozenset(
-    ["a", "an", "the", "is", "are", "was", "were", "be", "do", "does", "did", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "this", "that", "there", "their", "they", "we", "i", "my", "our", "what", "whats", "when", "who", "why", "how", "which", "will", "would", "can", "could", "should", "any", "anything", "about", "with", "from", "by", "as", "if", "so", "not", "school", "schools", "kid", "kids", "child", "children", "still", "too", "also"]
-) | _FRENCH_STOP
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-@lru_cache(maxsize=4096)
-def words_of(text: str) -> frozenset[str]:
-    """The content words of a text, cut to five letters so "custodians" meets "custodial"."""
-    return frozenset(w[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 1)
-
-
-def _overlap(asked: set[str], text: str) -> int:
-    return len(asked & words_of(text))
-
-
 _NEWEST_FIRST = frozenset({"negotiations", "childcare", "updates_source", "strike_dates"})
-
-
-def _searchable(entry: object, name: str, voice: Voice) -> str:
-    """What a question's words are compared with: the English text, and the French one in French."""
-    text = getattr(entry, name, "") or ""
-    if voice.french:
-        french = (getattr(entry, "fr", None) or {}).get(name)
-        if isinstance(french, str):
-            text = f"{text} {french}"
-    return text
 
 
 def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str = "", *, full: bool = False,
@@ -257,7 +223,9 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
         return "\n".join(f"- {voice.text(f, 'text')}" for f in chosen) + "\n" + cite_many(knowledge, chosen, voice.language)
     asked = words_of(question)
     order = list(reversed(facts)) if topic in _NEWEST_FIRST else facts
-    best = max(order, key=lambda f: _overlap(asked, _searchable(f, "text", voice)))  # ties: the first in `order`
+    # Asked for a board, what that board said comes first ("what do I do with my kids?" in Peel: Peel's advice).
+    own = (lambda f: board.id in _boards_named(knowledge, f.text)) if board is not None else (lambda f: False)
+    best = max(order, key=lambda f: (own(f), overlap(asked, searchable(f, "text", voice))))  # ties: the first in `order`
     text = voice.text(best, "text")
     parts = sentences(text)
     support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]
@@ -312,16 +280,6 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
     return shape(voice.text(card, "answer"), support, cite(knowledge, card.source, card.published, lang))
 
 
-_LIST_WORDS = frozenset({"list", "all", "every", "everything", "complete", "which", "dates", "timeline",
-                         "liste", "toutes", "tous", "quelles", "quels"})
-
-
-def asks_for_list(question: str) -> bool:
-    """Whether the question asks for the whole list: "list the dates", "what services stopped?"."""
-    words = set(_WORD.findall(normalize(question)))
-    return bool(words & _LIST_WORDS) or bool(words & {"what", "which"} and words & {"services", "things"})
-
-
 def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full: bool = False,
                  voice: Voice = ENGLISH) -> str | None:
     events = knowledge.events(at)
@@ -339,9 +297,13 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
         return "\n".join(lines)
     asked = words_of(question)
     candidates = future + list(reversed(past))  # the next event first, then the latest
-    best = max(candidates, key=lambda e: _overlap(asked, _searchable(e, "text", voice)))
+    # "When can they strike?" asks what comes next: an event to come that the question speaks to
+    # answers before a past one that shares more words ("when did ..." does not).
+    ahead = asks_when_next(question)
+    best = max(candidates, key=lambda e: (ahead and e.day > today and overlap(asked, searchable(e, "text", voice)) > 0,
+                                          overlap(asked, searchable(e, "text", voice))))
     latest = max(events, key=lambda e: e.published)
-    if latest.published > best.published and (latest.kind in _SETTLING or not _overlap(asked, _searchable(best, "text", voice))):
+    if latest.published > best.published and (latest.kind in _SETTLING or not overlap(asked, searchable(best, "text", voice))):
         best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
     others = [e for e in future if e is not best][:1] or [e for e in reversed(past) if e is not best][:1]
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
@@ -364,13 +326,13 @@ def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:
 # Words every service question has: they do not say which service is asked about.
 _GENERIC = words_of(
     "services service stopped stop stopping work working workers worker cupe education strike striking withdrawn "
-    "pulled job action happening running doing done going cut cuts affected changes change tasks else other "
+    "pulled job action happening running doing done going cut cuts affected changes change tasks else other support staff anymore longer "
     "arrete arretes arretent travail travailleurs greve scfp education touche touches"
 )
 
 
 def _service_words(service: WithdrawnService, voice: Voice) -> str:
-    return f"{_searchable(service, 'workers', voice)} {_searchable(service, 'service', voice)}"
+    return f"{searchable(service, 'workers', voice)} {searchable(service, 'service', voice)}"
 
 
 def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *,
@@ -381,9 +343,9 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     lang = voice.language
     asked = words_of(question)
     asked -= _GENERIC
-    named = [s for s in services if _overlap(asked, _service_words(s, voice))]
+    named = [s for s in services if overlap(asked, _service_words(s, voice))]
     if named and not full:  # "are the custodians still cleaning?": the items asked about
-        named.sort(key=lambda s: -_overlap(asked, _service_words(s, voice)))
+        named.sort(key=lambda s: -overlap(asked, _service_words(s, voice)))
         first, *more = named[:3]
         lead = voice.say("service_stopped", phase=phase_heading(knowledge, first, lang),
                          workers=voice.text(first, "workers"), service=voice.text(first, "service"))
@@ -431,7 +393,7 @@ def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, ques
     lines = []
     if board is not None:
         lines.append(voice.say("board_posts_updates", board=board.display, website=board.website))
-    facts = facts_answer(knowledge, "updates_source", at, question, full=full, voice=voice)
+    facts = facts_answer(knowledge, "updates_source", at, question, full=full, voice=voice, board=board)
     if facts:
         lines.append(facts)
     if not lines:

@@ -77,7 +77,7 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
     for index, card in enumerate(cards):
         english_texts = [card.question, *card.phrasings]
         fr = card.fr or {}
-        texts = english_texts + [fr.get("question") or "", *(fr.get("phrasings") or ())]
+        texts = [*english_texts, fr.get("question") or "", *(fr.get("phrasings") or ())]
         seen = set()
         for number, text in enumerate(texts):
             key = " ".join(sorted(prepare(matcher, text).split()))
@@ -207,7 +207,7 @@ class CardIndex:
 class _Phrasings:
     """The phrasings one kind of question is compared with; a text several cards share is scored once."""
 
-    __slots__ = ("texts", "places")
+    __slots__ = ("places", "texts")
 
     def __init__(self, phrasings: tuple[str, ...], kept: list[bool]):
         places: dict[str, list[int]] = {}  # each text with the places it has among all the phrasings

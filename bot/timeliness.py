@@ -291,7 +291,8 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
         texts = [ended_line(found.pack, lang) + "\n" + texts[0], *texts[1:]]
     elif intent == "school_status":
         day = turn.day or turn.today
-        published = _status_news(knowledge, turn.board, day, at) or found.newest
+        # Old news is the newest the dispute has: a status still standing after newer reports is not old news.
+        published = max(filter(None, (_status_news(knowledge, turn.board, day, at), found.newest)), default=None)
         if published is not None and _days_ago(published, at) > settings.answers.stale_after_days:
             named_next = turn.board is not None and texts[0].startswith(turn.board.display)
             texts = [stale_lead(turn.board, published, at, lang, named_next=named_next) + " " + texts[0], *texts[1:]]

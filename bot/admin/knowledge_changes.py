@@ -16,9 +16,9 @@ from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import (
     EVENT_WORDS,
     FROM_WORDS,
-    UNTIL_WORDS,
     PHASE_WORDS,
     STATUS_WORDS,
+    UNTIL_WORDS,
     Denied,
     UsageProblem,
     Words,

@@ -128,7 +128,7 @@ def test_a_question_on_an_earlier_date_gets_that_date_not_the_latest_news(store)
 
 def test_a_general_card_asked_for_a_board_adds_that_boards_own_word_or_website(say):
     updates = say("where can I find updates for durham")
-    assert updates.startswith("Durham DSB posts its official updates at https://www.ddsb.ca")
+    assert updates.startswith("Durham DSB posts its official updates on its website: https://www.ddsb.ca")
     care = say("la garderie du CECCE est-elle ouverte demain?").split("\n")
     assert "Consultez le site Web du conseil : https://www.ecolecatholique.ca" in care
     assert care[-1].startswith("Source")  # the board's line comes before the source
@@ -142,7 +142,9 @@ def test_no_board_status_gives_the_province_picture_and_asks_the_board_in_one_re
     text = replies[0].text
     assert "province-wide" in text.split("\n")[0]
     assert "Peel DSB" in text and "not decided yet: closures are possible" in text
-    assert "Which board is your child's? I'll tell you what it said." in text
+    first, second = text.split("\n")[:2]
+    assert first == "Monday, October 7, province-wide: not confirmed; it depends on the board. Which board is your child's?"
+    assert "full strike" in second  # why, within a phone's preview
     assert "Source: 2019-10-02-full-strike-notice-talks-friday.txt" in text
 
 
@@ -221,3 +223,86 @@ def test_a_fact_about_another_board_does_not_answer_for_this_one(say):
 def test_news_that_does_not_speak_to_the_question_does_not_overtake_its_card(say):
     """'How did the vote go?' is answered by the vote, not by the newer 'talks resume Friday'."""
     assert say("how did the vote go").startswith("93% of CUPE members voted in favour")
+
+
+def test_a_board_that_said_nothing_gets_its_website_in_the_first_line(say):
+    """The province-wide status answers, and the first line says the board's own word is to come, and where."""
+    first, second, *_ = say("is hamilton open monday?").split("\n")
+    assert first == "HWDSB, Monday, October 7: not confirmed; no word of its own yet: https://www.hwdsb.on.ca"
+    assert "strike" in second  # why it is not confirmed, next
+    french = say("l'école est-elle ouverte lundi au hwdsb?").split("\n")[0]
+    assert french.endswith("lundi 7 octobre : non confirmé; le conseil n'a encore rien annoncé : https://www.hwdsb.on.ca")
+
+
+def test_a_strike_to_come_is_said_right_after_an_open_day(say):
+    """'Open tomorrow' is followed by the strike that could start days later, before the background."""
+    for question in ("is tdsb open tomorrow", "is school open tomorrow in durham"):
+        lines = say(question).split("\n")
+        assert ": open, with some services reduced" in lines[0]
+        assert lines[1] == "Note: A full strike could begin on Monday, Oct. 7, if no deal is reached."
+
+
+def test_a_status_still_standing_after_newer_reports_is_not_called_old_news(bot):
+    """Friday's status is from Sept. 29, but the Oct. 2 reports are the latest news: no 'my latest news is from ...'."""
+    reply = bot.handle(message("r schools closed tomorrow in brampton", at=at(2019, 10, 3)))[0].text
+    assert reply.startswith("Peel DSB, tomorrow, Friday, October 4: open")
+    assert "Monday, Oct. 7" in reply.split("\n")[1]
+    later = bot.handle(message("is school open friday in peel?", at=at(2019, 10, 7, 7)))[0].text
+    assert later.startswith("My latest news is from Oct 2, 2019, 5 days ago: ")  # the newest news is old: said first
+
+
+def test_a_boards_undecided_status_says_the_strike_and_what_to_do_first(say):
+    """The board's own news leads with its condition (a strike) and the parent's next step, not who said it."""
+    peel = say("is peel open monday").split("\n")[1]
+    assert peel.startswith("If a strike closes schools, Peel asked parents to have backup child care ready")
+    york = say("is york region open monday").split("\n")[1]
+    assert york.startswith("If a strike goes ahead, York Region's public board may close schools")
+    tdsb = say("is tdsb open monday").split("\n")[1]
+    assert tdsb == "If a strike goes ahead, TDSB has not decided; it told families to watch its website over the weekend."
+
+
+def test_where_a_board_posts_news_names_its_website_and_only_its_own_news(say):
+    first, second, *_ = say("how will TCDSB tell parents if something changes").split("\n")
+    assert first == "TCDSB posts its official updates on its website: https://www.tcdsb.org"
+    assert "Toronto District School Board" not in second  # another board's letter is left out
+
+
+def test_first_sentences_of_fixed_replies_answer_the_request(say):
+    assert say("sign me up for alerts").startswith("I'll send you alerts when there is news. Which board's updates")
+    assert say("what can this bot do").startswith("I answer parents' questions about school, from news reports on the 2019 ")
+    assert say("how long is the strike going to last").startswith("I don't know: none of the reports says how long")
+    workers = say("who is cupe exactly, like who works for them at our school?").split("\n")[0]
+    assert "custodians" in workers and "office" in workers  # who they are, not "teachers are not part of it"
+
+
+def test_what_workers_stopped_names_the_tasks_first(say):
+    """'The support staff' names no service: the examples of stopped tasks, not three picked by the word 'staff'."""
+    first = say("what did the support staff stop doing?").split("\n")[0]
+    assert "cleaning hallways" in first and "garbage" in first
+    card = say("what have they stopped doing").split("\n")[0]
+    assert card.startswith("Since Sept. 30, custodians no longer clean hallways or empty the garbage cans")
+
+
+def test_talking_meets_talks_and_the_newest_news_on_the_talks_answers(say):
+    first = say("are cupe and the province talking?").split("\n")[0]
+    assert "Friday" in first
+
+
+def test_when_can_they_strike_is_answered_with_the_date_to_come(bot):
+    """A 'when can ...' question: the event to come it speaks to leads, not an earlier one sharing more words."""
+    ahead = bot.handle(message("when can cupe legally strike?", at=at(2019, 9, 27)))[0].text
+    assert ahead.startswith("Mon Sep 30: ")
+    before = bot.handle(message("when did cupe ask for the no-board report?", at=at(2019, 9, 27)))[0].text
+    assert before.startswith("Thu Sep 5: ")
+
+
+def test_will_all_schools_close_is_not_answered_yes(say):
+    first = say("if the strike happens are all schools closing or just some?").split("\n")[0]
+    assert not first.startswith("Yes")
+    assert "strike" in first and "board" in first
+
+
+def test_asked_for_a_board_what_that_board_said_comes_first(say):
+    say("is brampton closed monday")
+    first = say("ugh ok so what do i do with my kids then, i cant take off work").split("\n")[0]
+    assert first.startswith("The Peel District School Board asked parents to start making alternate child care plans")

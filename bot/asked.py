@@ -1,0 +1,79 @@
+"""The words of a question, against the texts of the knowledge: which item was asked about.
+
+A question and a text share content words (common words left out, each cut to five
+letters so "custodians" meets "custodial"); the answers pick the fact, event or service
+sharing the most, and a question with "list", "all", "which services"... asks for the whole list.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from bot.text import normalize
+
+if TYPE_CHECKING:
+    from bot.replies import Voice
+
+# The common French words, without accents (normalize removes them).
+_FRENCH_STOP_WORDS = """le la les l un une des du de d au aux et ou est sont ce c ca qu que qui quoi quand quel quelle quels
+    quelles pour par avec dans sur en il ils elle elles on nous vous je j mon ma mes notre nos votre vos leur
+    leurs pas ne y a ecole ecoles enfant enfants aussi encore se s sa son ses"""
+_FRENCH_STOP = frozenset(_FRENCH_STOP_WORDS.split())
+_STOP = frozenset(
+    ["a", "an", "the", "is", "are", "was", "were", "be", "do", "does", "did", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "this", "that", "there", "their", "they", "we", "i", "my", "our", "what", "whats", "when", "who", "why", "how", "which", "will", "would", "can", "could", "should", "any", "anything", "about", "with", "from", "by", "as", "if", "so", "not", "school", "schools", "kid", "kids", "child", "children", "still", "too", "also",
+     "them", "you", "your", "me", "us", "he", "she", "him", "her", "his", "these", "those", "has", "have", "had",
+     "been", "like", "just", "even", "really", "exactly", "other", "each"]
+) | _FRENCH_STOP
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@lru_cache(maxsize=4096)
+def words_of(text: str) -> frozenset[str]:
+    """The content words of a text, cut to five letters so "custodians" meets "custodial"
+    (after an "-ing" or a plural "-s", so "talking" meets "talks")."""
+    return frozenset(_stem(w)[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 1)
+
+
+def _stem(word: str) -> str:
+    if len(word) > 5 and word.endswith("ing"):
+        return word[:-3]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def overlap(asked: set[str], text: str) -> int:
+    return len(asked & words_of(text))
+
+
+def searchable(entry: object, name: str, voice: Voice) -> str:
+    """What a question's words are compared with: the English text, and the French one in French."""
+    text = getattr(entry, name, "") or ""
+    if voice.french:
+        french = (getattr(entry, "fr", None) or {}).get(name)
+        if isinstance(french, str):
+            text = f"{text} {french}"
+    return text
+
+
+_LIST_WORDS = frozenset({"list", "all", "every", "everything", "complete", "which", "dates", "timeline",
+                         "liste", "toutes", "tous", "quelles", "quels"})
+
+
+def asks_for_list(question: str) -> bool:
+    """Whether the question asks for the whole list: "list the dates", "what services stopped?"."""
+    words = set(_WORD.findall(normalize(question)))
+    return bool(words & _LIST_WORDS) or bool(words & {"what", "which"} and words & {"services", "things"})
+
+
+# Words that put a question in the past ("when did talks break down?"); French: "quand ont-ils", "était".
+_PAST_WORDS = frozenset({"did", "was", "were", "happened", "ago", "last", "already", "ete", "etait", "etaient",
+                         "ont", "avait", "avaient", "dernier", "derniere"})
+
+
+def asks_when_next(question: str) -> bool:
+    """Whether a question asks when something is to come: "when can they strike?", not "when did talks stop?"."""
+    words = set(_WORD.findall(normalize(question)))
+    return bool(words & {"when", "quand"}) and not words & _PAST_WORDS
