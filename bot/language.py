@@ -33,6 +33,7 @@ mise mises jour jours nouvelles entente négociations negociations pourparlers g
 aide aides éducatrices educatrices éducateurs educateurs concierges secrétaires secretaires bibliothèque
 autobus dîner diner repas bulletin bulletins examens remise diplômes diplome
 parlez parler parle français francais anglais langue répondre repondre
+moi toi annuler arrêter arreter abonnement abonnements abonner abonnez abonne désabonner desabonner alertes avis
 """
 
 _ENGLISH_WORDS = """
@@ -51,7 +52,8 @@ FRENCH = frozenset(_FRENCH_WORDS.split())
 ENGLISH = frozenset(_ENGLISH_WORDS.split())
 
 # Words both languages use, or that are too short to tell: they never vote.
-_BOTH = frozenset({"a", "on", "plan", "date", "service", "services", "parents", "parent", "conseil", "union",
+_BOTH = frozenset({"a", "on", "plan", "mon", "ont",  # "mon": Monday, "ont.": Ontario, in English messages
+                    "date", "service", "services", "parents", "parent", "conseil", "union",
                    "ok", "info", "bus", "message", "transport", "solution", "note", "options",
                    "surveillance", "programme", "program", "minute", "minutes", "rotation", "mobile"})
 # French grammar words an English speaker does not borrow (unlike "merci" or "lundi"), none of them in a
@@ -72,9 +74,18 @@ _FRENCH_FOLDED = frozenset(_fold(w) for w in FRENCH) - _BOTH
 _ENGLISH_FOLDED = frozenset(ENGLISH) - _BOTH
 
 
+# The end of an English board's name ("Ottawa Catholic School Board", "Peel District School Board")
+# names a board, not the writer's language: "Ottawa Catholic School Board ouvert lundi?" is French.
+_BOARD_NAME = re.compile(r"\b(?:catholic\s+)?(?:district\s+)?school\s+board\b")
+
+
+def _lowered(text: str) -> str:
+    return _BOARD_NAME.sub(" ", text.lower().replace("’", "'"))
+
+
 def votes(text: str) -> tuple[int, int]:
     """(French votes, English votes) for a message."""
-    return _votes(text.lower().replace("’", "'"))[:2]
+    return _votes(_lowered(text))[:2]
 
 
 @lru_cache(maxsize=16384)
@@ -109,7 +120,7 @@ def detect(text: str, min_votes: int = 2) -> str | None:
     language is not known yet, pass min_votes=1. Two French grammar words make a
     mixed message French even when its English words are more ("c'est quoi le work to rule").
     """
-    french, english, grammar = _votes(text.lower().replace("’", "'"))
+    french, english, grammar = _votes(_lowered(text))
     if (french > english or grammar >= 2) and french >= min_votes:
         return "fr"
     if english > french and english >= min_votes:

@@ -34,3 +34,15 @@ def test_one_word_is_enough_for_a_new_user():
                                             ("de", None), ("", None), (None, None)])
 def test_platform_locale_is_a_first_guess(code, expected):
     assert from_locale(code) == expected
+
+
+def test_an_english_board_name_does_not_make_a_french_message_english():
+    assert detect("Ottawa Catholic School Board ouvert lundi?") == "fr"
+    assert detect("Peel District School Board fermé demain?") == "fr"
+    assert detect("is my school board open monday") == "en"  # the English words around it still count
+
+
+def test_english_abbreviations_that_are_french_words_do_not_vote():
+    """'ont.' is Ontario and 'mon' Monday in English messages; neither makes a message French."""
+    assert detect("london ont. thames valley closed mon?") != "fr"
+    assert detect("annuler mon abonnement", 1) == "fr"  # French by its other words
