@@ -192,10 +192,13 @@ class IntentMatcher:
         slang = self.data.slang
         for word in self._tokens(text):
             replacement = slang.get(word)
+            if replacement is None and correct:
+                word = self._correct(word)
+                replacement = slang.get(word)  # corrected into a slang word ("trouv" -> "trouve"): its meaning
             if replacement is not None:
                 out.extend(replacement.split())
             else:
-                out.append(self._correct(word) if correct else word)
+                out.append(word)
         return tuple(out)
 
     def _phrase(self, text: str) -> str:

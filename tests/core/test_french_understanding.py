@@ -271,3 +271,9 @@ def test_french_examples_do_not_pull_english_questions():
     assert english.scores["updates_source"] < matcher.analyse("le bureau du conseil est ouvert", THU).scores["updates_source"]
     assert french.intent == "updates_source"
     assert english.intent == "school_status"
+
+
+def test_a_misspelt_slang_word_gets_the_slang_meaning(shared_matcher):
+    """The speller corrects 'enseignnts' to the slang word 'enseignants', whose meaning ('teachers') is then used."""
+    assert shared_matcher._words("les enseignnts") == shared_matcher._words("les enseignants")
+    assert "teachers" in shared_matcher._words("les enseignnts")
