@@ -327,7 +327,8 @@ def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:
 _GENERIC = words_of(
     "services service stopped stop stopping work working workers worker cupe education strike striking withdrawn "
     "pulled job action happening running doing done going cut cuts affected changes change tasks else other support staff anymore longer "
-    "arrete arretes arretent travail travailleurs greve scfp education touche touches"
+    "arrete arretes arretent travail travailleurs greve scfp education touche touches "
+    "retire retires retiree retirees coupe coupes coupees exactement quels quelles fait font plus encore"
 )
 
 

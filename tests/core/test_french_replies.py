@@ -227,3 +227,10 @@ def test_bus_drivers_are_workers_in_french_too(bot):
     reply = french(bot, "les chauffeurs d'autobus sont-ils en grève?")
     assert reply.startswith("Pas selon les reportages : les chauffeurs d'autobus ne font pas partie")
     assert french(bot, "l'arrêt d'autobus est où?").startswith("Je n'ai aucune information à ce sujet (le transport")
+
+
+def test_which_services_in_french_lists_them_all(bot):
+    """'retirés', 'exactement', 'quels' ask for the list: they name no service."""
+    reply = french(bot, "Quels services sont retirés exactement?")
+    assert reply.startswith("Pendant la période de grève du zèle, le personnel a cessé :")
+    assert reply.count("\n- ") >= 3
