@@ -21,6 +21,7 @@ _TO = re.compile(r"\b(?:to|into)\b")
 CATHOLIC_WORDS = frozenset({"catholic", "catholics", "catholique", "catholiques", "separate", "cath"})
 FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise", "francophones", "scolaire"})
 ENGLISH_WORDS = frozenset({"english", "anglais", "anglaise", "anglophone", "anglophones"})
+PUBLIC_WORDS = frozenset({"public", "publique", "publiques", "publics"})
 _NAME_SUFFIXES = (
     "catholic district school board",
     "district school board",
@@ -111,6 +112,25 @@ class BoardFinder:
             if board.system == "public" and board.language == "english":
                 return board_id
         return board_ids[0]
+
+    def counterpart(self, board_id: str, text: str) -> str | None:
+        """The board of another kind serving the same place, when a normalised message asks for one
+        ("and the catholic one?" after Peel: Dufferin-Peel Catholic; "et le catholique?" after CEPEO: CECCE).
+        A kind the message does not name stays the board's own. None when it names no kind or the same one."""
+        board = self.boards.get(board_id)
+        words = {w for w, _, _ in _words(text)}
+        if board is None or not board.municipalities or not words & (
+                CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | PUBLIC_WORDS):
+            return None
+        catholic = bool(words & CATHOLIC_WORDS) or (board.system == "catholic" and not words & PUBLIC_WORDS)
+        french = bool(words & FRENCH_WORDS) or (board.language == "french" and not words & ENGLISH_WORDS)
+        shared: dict[str, int] = {}  # boards serving the board's places, with how many of them
+        for place in board.municipalities:
+            for other in self.places.get(_key(place), []):
+                shared[other] = shared.get(other, 0) + 1
+        wanted = [b for b in sorted(shared, key=lambda b: -shared[b]) if (self.boards[b].system == "catholic") == catholic
+                  and (self.boards[b].language == "french") == french]
+        return wanted[0] if wanted and wanted[0] != board_id else None
 
     def find(self, text: str, language: str | None = None) -> BoardMention | None:
         """The board a normalised message names, or None. `text` must come from normalize().

@@ -239,3 +239,24 @@ def test_two_close_cards_are_offered_and_the_pick_is_answered_and_logged(bot, sa
     logged = [row[0] for row in store.conn.execute("SELECT text FROM question_log")]
     assert f"[picked 2: {chosen}] what about the zorblax helpers" in logged
     assert "Do you mean" not in say("2")  # the choice was used up: "2" is not a pick any more
+
+
+def test_the_other_kind_of_board_where_the_last_one_is(say):
+    """'and the catholic one?' after Peel means Dufferin-Peel Catholic, as if named, and keeps the day;
+    a kind not named stays the last board's own ('the french one' after Dufferin-Peel: MonAvenir, Catholic)."""
+    assert say("is school open monday in brampton").startswith("Peel DSB, Monday, October 7")
+    assert say("ok and the catholic one?").startswith("Dufferin-Peel CDSB, Monday, October 7")
+    assert say("and the french one?").startswith("MonAvenir, Monday, October 7")
+    assert say("what about the public one").startswith("Viamonde, Monday, October 7")
+
+
+def test_the_other_kind_of_board_in_french(say):
+    assert say("l'école est-elle ouverte lundi à Ottawa?").startswith("CEPEO, lundi 7 octobre")
+    assert say("et le catholique?").startswith("CECCE, lundi 7 octobre")
+
+
+def test_a_kind_word_with_no_board_before_changes_nothing(shared_matcher):
+    boards = shared_matcher.boards
+    assert boards.counterpart("pdsb", "is school open monday") is None  # no kind named
+    assert boards.counterpart("pdsb", "and the public one") is None  # the same kind: no other board
+    assert boards.counterpart("tcdsb", "and the public one") == "tdsb"
