@@ -19,7 +19,7 @@ from bot.admin.parsing import Denied, UsageProblem, Words, when
 from bot.admin.permissions import staff_command
 from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
-from bot.replies import say
+from bot.replies import say, wording
 from bot.roles import Rights, Roles
 from knowledge.model import ALL_BOARDS
 from knowledge.snapshot import Knowledge
@@ -125,6 +125,16 @@ class Admin:
                            name=msg.user_name)
 
 
+def action_words(action: str, language: str = "en") -> str:
+    """An audit action or a change's kind ("setstatus", "undo status") in words: the name itself in English,
+    config/wording.yaml's words in French ("statut indiqué", "annulé (statut indiqué)")."""
+    undone = action.startswith("undo ")
+    name = action.removeprefix("undo ")
+    key = "admin_kind_" + name
+    words = say(key, language) if key in wording().texts else name
+    return say("admin_kind_undo", language, action=words) if undone else words
+
+
 @staff_command("confirm", "/confirm - apply the change or send the broadcast you previewed")
 def confirm(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     pending = admin.records.latest_pending(msg.platform, msg.user_id)
@@ -184,7 +194,7 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
             return admin.say(msg, "admin_nothing_to_undo")
     if not _may_undo(rights, change):
         raise Denied.of("admin_undo_not_yours", number=change["id"], board=change["board"])
-    preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=change["kind"],
+    preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=action_words(change["kind"], admin.language(msg)),
                         when=when(change["at"], admin.language(msg)), summary=change["summary"])
     return admin.propose(msg, {"kind": "undo", "change": change["id"]}, preview)
 

@@ -18,8 +18,10 @@ from bot.admin.parsing import (
     FROM_WORDS,
     UNTIL_WORDS,
     PHASE_WORDS,
+    SHOWN_STATUS_WORDS,
     STATUS_WORDS,
     Denied,
+    InLanguages,
     UsageProblem,
     Words,
     ends_with_colon,
@@ -47,14 +49,17 @@ def new_id(prefix: str, board: str, at: datetime) -> str:
     return f"staff-{prefix}-{board}-{at:%Y%m%d%H%M%S}-{uuid.uuid4().hex[:4]}"
 
 
-def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str, str], what: str) -> tuple[str, str]:
+def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str, str], what: str,
+                      shown: dict[str, list[str]] | None = None) -> tuple[str, str]:
     """The board named first and the word after it looked up in `table` ("tdsb reduced ..."); `what`: the
-    wording key naming what the word should be ("admin_what_status")."""
+    wording key naming what the word should be ("admin_what_status"); `shown`: the words an error names,
+    per language (default: every word of the table)."""
     board_id = admin.board(found[0].group(0), rights)
     choice = word(found[1].group(0))
     choice = choice if choice in table else normalize(choice)
     if choice not in table:
-        known = ", ".join(sorted({k for k in table if "_" not in k}))
+        shown = shown or {"en": sorted({k for k in table if "_" not in k})}
+        known = InLanguages({language: ", ".join(words) for language, words in shown.items()})
         raise UsageProblem.of("admin_unknown_choice", given=repr(choice), what=Words.maybe(what), known=known)
     return board_id, table[choice]
 
@@ -68,10 +73,19 @@ def _with_dashes(ids) -> dict[str, str]:
     return {name: entry for entry in ids for name in (entry, entry.replace("_", "-"))}
 
 
+def _own_statuses(knowledge: Knowledge) -> list[str]:
+    return [s.id for info in knowledge.packs.values() for s in info.statuses]
+
+
 def status_choices(knowledge: Knowledge) -> dict[str, str]:
     """The words /setstatus takes: the built-in ones and every active pack's own status ids."""
-    own = [s.id for info in knowledge.packs.values() for s in info.statuses]
-    return {**STATUS_WORDS, **_with_dashes([*BUILTIN_STATUSES, *own])}
+    return {**STATUS_WORDS, **_with_dashes([*BUILTIN_STATUSES, *_own_statuses(knowledge)])}
+
+
+def shown_statuses(knowledge: Knowledge) -> dict[str, list[str]]:
+    """The status words an error names, per language: the built-in ones in that language, then the packs' own."""
+    own = [status.replace("_", "-") for status in _own_statuses(knowledge)]
+    return {language: [*words, *own] for language, words in SHOWN_STATUS_WORDS.items()}
 
 
 def phase_choices(knowledge: Knowledge, pack: str) -> dict[str, str]:
@@ -107,7 +121,8 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     found = tokens(argument)
     if len(found) < 2:
         raise UsageProblem.of("admin_setstatus_what")
-    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "admin_what_status")
+    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "admin_what_status",
+                                         shown_statuses(admin.knowledge()))
     today = admin.at(msg).date()
     start, until, index = today, None, 2
     while index < len(found) and not ends_with_colon(found, index):

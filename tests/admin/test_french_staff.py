@@ -35,7 +35,7 @@ def test_a_status_change_is_previewed_and_confirmed_in_french(fr):
     done = fr("/confirm")
     assert done.startswith("C'est fait : Toronto District School Board (TDSB) est maintenant « fermé » à partir du lun. 7 oct.;")
     undo = fr("/undo")
-    assert undo.startswith("Aperçu : annuler le changement nº 1 (status) fait le 3 oct. 2019, 9 h :")
+    assert undo.startswith("Aperçu : annuler le changement nº 1 (statut) fait le 3 oct. 2019, 9 h :")
     assert fr("/confirm").startswith("Annulé : changement nº 1 : ")
     assert fr("/setstatus tdsb closed from le 8:").startswith("Ajoutez, après les dates, une courte note")
     assert fr("/setstatus tdsb open: Ouvert").startswith("Aperçu : Toronto District School Board (TDSB), du jeudi 3 octobre")
@@ -93,8 +93,30 @@ def test_audit_stats_and_unanswered_in_french(fr, said):
     assert fr("/unanswered tdsb") == "Aucune question sans réponse pour tdsb dans les 7 derniers jours."
     fr("/setstatus tdsb open: Ouvert")
     fr("/confirm")
-    assert fr("/audit").startswith("Dernières actions d'administration (heure de l'horloge du robot) :\n#1 ")
+    audit = fr("/audit")
+    assert audit.startswith("Dernières actions d'administration (heure de l'horloge du robot) :\nnº 1 2019-10-03 09:00 test:777 "
+                            "statut indiqué tdsb : ")
+    assert audit.endswith("-> ouvert : Ouvert")
     assert fr("/deliveries") == "Aucune diffusion pour l'instant."
+
+
+def test_audit_lines_are_in_french_words(fr):
+    """Actions, roles, status words and marks come from config/wording.yaml; an entry's French texts are used."""
+    fr("/setstatus tdsb fermé du lundi: Écoles fermées")
+    fr("/confirm")
+    fr("/undo")
+    fr("/confirm")
+    fr("/grant telegram:55 province", user=ADMIN)
+    fr("/confirm", user=ADMIN)
+    fr("/grant telegram:56 tdsb,pdsb", user=ADMIN)
+    fr("/confirm", user=ADMIN)
+    lines = fr("/audit", user=ADMIN).split("\n")[1:]
+    assert lines[0] == "nº 4 2019-10-03 09:00 test:1 rôle attribué telegram:56 : - -> personnel de pdsb, tdsb"
+    assert lines[1] == "nº 3 2019-10-03 09:00 test:1 rôle attribué telegram:55 : - -> administrateur provincial"
+    assert lines[2].startswith("nº 2 2019-10-03 09:00 test:777 annulé (statut) tdsb : fermé : Écoles fermées -> ")
+    assert lines[2].endswith("fermé : Écoles fermées (annulé)")
+    assert lines[3].startswith("nº 1 2019-10-03 09:00 test:777 statut indiqué tdsb : non confirmé : Aucune décision")
+    assert "province admin" not in "\n".join(lines) and "unknown" not in "\n".join(lines)
 
 
 def test_an_english_staff_member_is_still_answered_in_english(said):
