@@ -18,6 +18,7 @@ from bot.admin.parsing import (
     FROM_WORDS,
     UNTIL_WORDS,
     PHASE_WORDS,
+    SHOWN_EVENT_WORDS,
     SHOWN_STATUS_WORDS,
     STATUS_WORDS,
     Denied,
@@ -36,7 +37,7 @@ from bot.admin.permissions import staff_command
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
-from bot.replies import Voice, source_name
+from bot.replies import Voice, say, source_name, wording
 from bot.roles import Rights
 from bot.text import normalize
 from bot.timeliness import phase_heading
@@ -94,6 +95,8 @@ def phase_choices(knowledge: Knowledge, pack: str) -> dict[str, str]:
     phases = info.phases if info else LEGACY_PHASES
     table = _with_dashes([p.id for p in phases])
     table.update({p.name.lower().replace(" ", "-"): p.id for p in phases})
+    french = {p.name_fr.lower().replace(" ", "-"): p.id for p in phases if p.name_fr}  # "grève-du-zèle"
+    table.update({**french, **{normalize(name): phase for name, phase in french.items()}})
     if info is None or {p.id for p in phases} == {p.id for p in LEGACY_PHASES}:
         table.update(PHASE_WORDS)
     return table
@@ -211,8 +214,10 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
     phases = phase_choices(knowledge, pack)
     index, phase = 1, _current_phase(knowledge, pack, admin.at(msg).date())
-    if word(found[1].group(0)) in phases:
-        phase, index = phases[word(found[1].group(0))], 2
+    named = word(found[1].group(0))
+    named = named if named in phases else normalize(named)
+    if named in phases:
+        phase, index = phases[named], 2
     workers, sep, service = rest(argument, found, index).partition(":")
     if not sep or not workers.strip() or not service.strip():
         raise UsageProblem.of("admin_addservice_colon")
@@ -311,7 +316,7 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if len(found) < 4:
         raise UsageProblem.of("admin_addevent_what")
     board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **_with_dashes(TIMELINE_KINDS)},
-                                       "admin_what_event_kind")
+                                       "admin_what_event_kind", {k: list(v) for k, v in SHOWN_EVENT_WORDS.items()})
     index = 3 if word(found[2].group(0)) in ("on", "from") else 2
     day = parse_date_phrase(found, index, admin.at(msg).date())
     if day is None:
@@ -322,8 +327,14 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     admin.check_length(text, "admin_what_text")
     action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
     return admin.propose(msg, action, admin.say(
-        msg, "admin_addevent_preview", kind=kind.replace("_", " "), source=_source(admin, msg, rights, board_id),
+        msg, "admin_addevent_preview", kind=_event_kind(kind, admin.language(msg)), source=_source(admin, msg, rights, board_id),
         day=short_day(day[0], admin.language(msg)), text=text))
+
+
+def _event_kind(kind: str, language: str) -> str:
+    """A timeline kind in words (wording.yaml: event_kind_bargaining -> 'talks' / 'négociations')."""
+    key = f"event_kind_{kind}"
+    return say(key, language) if key in wording().texts else kind.replace("_", " ")
 
 
 @applies("event")
@@ -348,17 +359,29 @@ def endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
     phases = phase_choices(knowledge, pack)
     wanted = word(argument.split()[0]) if argument.strip() else ""
+    wanted = wanted if wanted in phases else normalize(wanted)
     if wanted not in phases:
-        names = ", ".join(sorted({p for p in phases if "_" not in p}))
-        raise UsageProblem.of("endphase_which", phases=names)
+        unaccented = {normalize(p) for p in phases if p != normalize(p)}  # said once, with its accents
+        names = sorted(p for p in phases if "_" not in p and p not in unaccented)
+        raise UsageProblem.of("endphase_which", phases=", ".join(names))
     phase = phases[wanted]
     active = [s for s in knowledge.services_withdrawn(msg.time) if s.phase == phase and s.pack == pack]
+    named = _phase_name(knowledge, pack, phase, admin.language(msg))
     if not active:
-        return admin.say(msg, "endphase_nothing", phase=wanted)
+        return admin.say(msg, "endphase_nothing", phase=named)
     action = {"kind": "endphase", "phase": phase, "board": ALL_BOARDS, "services": [s.id for s in active]}
-    lines = [admin.say(msg, "endphase_preview", phase=wanted, count=len(active)),
+    lines = [admin.say(msg, "endphase_preview", phase=named, count=len(active)),
              *(f"- {_service_line(admin, msg, s)}" for s in active)]
     return admin.propose(msg, action, "\n".join(lines))
+
+
+def _phase_name(knowledge: Knowledge, pack: str, phase_id: str, language: str) -> str:
+    """A phase in the reader's words ("grève du zèle"), from the pack's header."""
+    info = knowledge.packs.get(pack)
+    phase = next((p for p in (info.phases if info else LEGACY_PHASES) if p.id == phase_id), None)
+    if phase is None:
+        return phase_id.replace("_", " ")
+    return phase.name_fr if language == "fr" and phase.name_fr else phase.name
 
 
 @applies("endphase")

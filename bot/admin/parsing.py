@@ -123,6 +123,22 @@ EVENT_WORDS = {
     "other": "other",
 }
 EVENT_WORDS.update({kind: kind for kind in TIMELINE_KINDS})
+EVENT_WORDS.update({  # French (accents optional)
+    "négociations": "bargaining", "pourparlers": "bargaining", "entente": "deal", "accord": "deal",
+    "annulation": "called_off", "préavis": "strike_notice", "préavis-de-grève": "strike_notice",
+    "grève": "full_strike_start", "grève-générale": "full_strike_start", "grève-du-zèle": "work_to_rule_start",
+    "vote-de-grève": "strike_vote", "loi-adoptée": "law_passed", "loi-abrogée": "law_repealed",
+    "écoles-fermées": "schools_closed", "réouverture": "schools_reopen", "retour-au-travail": "return_to_work",
+    "autre": "other",
+})
+EVENT_WORDS.update({normalize(k): v for k, v in list(EVENT_WORDS.items())})
+# The event words an error names, per language.
+SHOWN_EVENT_WORDS = {
+    "en": ("talks", "deal", "called-off", "strike-notice", "strike", "work-to-rule", "strike-vote", "law-passed",
+           "law-repealed", "schools-closed", "schools-reopen", "return-to-work", "other"),
+    "fr": ("négociations", "entente", "annulation", "préavis", "grève", "grève-du-zèle", "vote-de-grève", "loi-adoptée",
+           "loi-abrogée", "écoles-fermées", "réouverture", "retour-au-travail", "autre"),
+}
 
 
 def tokens(text: str) -> list[re.Match]:

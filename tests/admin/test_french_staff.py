@@ -50,7 +50,7 @@ def test_services_events_and_answers_are_previewed_and_confirmed_in_french(fr):
     assert listed.startswith("Services retirés en ce moment (mettez fin à l'un d'eux avec /endservice IDENTIFIANT) :")
     assert "- custodians-hallways: concierges : nettoyer les corridors" in listed  # the pack's French texts
     event = fr("/addevent tdsb talks vendredi: Reprise des négociations")
-    assert event.startswith("Aperçu : ajouter à la chronologie (bargaining), source mise à jour du personnel (TDSB) :\n- ven. 4 oct. : Reprise")
+    assert event.startswith("Aperçu : ajouter à la chronologie (négociations), source mise à jour du personnel (TDSB) :\n- ven. 4 oct. : Reprise")
     assert fr("/confirm").startswith("C'est fait : l'événement du ven. 4 oct. a été ajouté. (Changement nº 2; /undo l'annule.)")
     card = fr("/teach tdsb | Le dîner est-il surveillé? | Oui, comme d'habitude. | source: lettre du TDSB")
     assert "Aperçu : une nouvelle réponse pour tdsb" in card and "Q : Le dîner est-il surveillé?" in card
@@ -152,3 +152,35 @@ def test_the_language_command_alone_says_the_language_in_use_and_how_to_change(s
     assert said(command, user="5003") == (
         "Je vous réponds en français. Envoyez /langue en pour l'anglais (in English), /langue fr pour le français.")
     assert said(command, user="5004").startswith("I answer you in English. Send /language fr for French")
+
+
+def test_french_usage_and_errors_name_the_french_words(fr):
+    usage = fr("/setstatus tdsb")
+    assert "/setstatus CONSEIL STATUT [du DATE] [au DATE]: NOTE" in usage
+    assert "STATUT : ouvert, réduit" in usage and "fermé" in usage and "à distance" in usage and "inconnu" in usage
+    assert "« au » (ou « jusqu'au »)" in usage and "p. ex. /setstatus cepeo réduit à partir de lundi:" in usage
+    wrong = fr("/setstatus tdsb banane: x").split("\n")[0]
+    assert wrong == ("'banane' n'est pas un statut que je connais; je connais : ouvert, réduit, fermetures-possibles, "
+                     "fermé, fermé-en-personne, à-distance, inconnu.")
+    assert fr("/setstatus tdsb fermé du 9 au 8: x").startswith("La date de fin (« au » ou « until » : 2019-10-08) tombe avant")
+    assert fr("/setstatus tdsb fermé du 9 au 15: x").startswith(
+        "Aperçu : Toronto District School Board (TDSB), du mercredi 9 octobre au mardi 15 octobre : fermé.")
+    fr("/cancel")
+    assert "/addevent all négociations vendredi:" in fr("/addevent")
+    event = fr("/addevent all grève-du-zèle lundi: Début de la grève du zèle", user=ADMIN)
+    assert event.startswith("Aperçu : ajouter à la chronologie (début de la grève du zèle), source")
+    fr("/cancel", user=ADMIN)
+    assert "je connais : négociations, entente, annulation," in fr("/addevent tdsb banane lundi: x")
+    assert fr("/endphase grève-du-zèle", user=ADMIN).startswith(
+        "Aperçu : indiquer que les 13 services retirés pendant la phase grève du zèle sont revenus à la normale")
+    fr("/cancel", user=ADMIN)
+    assert fr("/addservice tdsb grève-du-zèle Concierges: rien").startswith(
+        "Aperçu : ajouter un service retiré (pendant la période de grève du zèle)")
+
+
+def test_an_english_staff_member_keeps_the_english_words(said):
+    assert said("/setstatus tdsb banane: x", user=TDSB_STAFF).split("\n")[0] == (
+        "'banane' is not a status I know; I know: open, reduced, closures-possible, closed, closed-for-in-person, "
+        "remote-learning, unknown.")
+    assert said("/addevent tdsb talks friday: Talks resume", user=TDSB_STAFF).startswith(
+        "Preview: add to the timeline (talks), source TDSB staff update:")
