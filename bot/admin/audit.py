@@ -7,7 +7,6 @@ from collections.abc import Callable
 from datetime import datetime, tzinfo
 
 from bot import answers
-
 from bot.admin.changes import Admin, action_words
 from bot.admin.parsing import compact, number
 from bot.admin.permissions import staff_command

@@ -12,6 +12,7 @@ take it back (:func:`undoes`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
@@ -21,6 +22,7 @@ from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
 from bot.replies import say, wording
 from bot.roles import Rights, Roles
+from bot.wording import LANGUAGES
 from knowledge.model import ALL_BOARDS
 from knowledge.snapshot import Knowledge
 
@@ -115,10 +117,24 @@ class Admin:
         note = "\n" + self.say(msg, "admin_replaces_preview") if replaced else ""
         return f"{preview}\n\n{self.say(msg, 'admin_confirm_or_cancel')}{note}"
 
-    def record(self, msg: Incoming, kind: str, entry_id: str, board: str, summary: str, before=None) -> int:
-        """The change record /undo reads (inside the change's transaction)."""
-        return self.records.record_change(self.at(msg), msg.platform, msg.user_id, kind, entry_id, board, summary,
+    def record(self, msg: Incoming, kind: str, entry_id: str, board: str, summary: Callable[[str], str],
+               before=None) -> int:
+        """The change record /undo reads (inside the change's transaction); `summary(language)` says what the
+        change was, kept in every language so whoever undoes it reads it in theirs."""
+        said = json.dumps({language: summary(language) for language in LANGUAGES}, ensure_ascii=False)
+        return self.records.record_change(self.at(msg), msg.platform, msg.user_id, kind, entry_id, board, said,
                                           before)
+
+    def summary(self, msg: Incoming, change: dict) -> str:
+        """What a recorded change was, in this person's language (a record written before: as it was written)."""
+        text = change["summary"] or ""
+        try:
+            said = json.loads(text) if text.startswith("{") else None
+        except ValueError:
+            said = None
+        if not isinstance(said, dict):
+            return text
+        return said.get(self.language(msg)) or said.get("en") or text
 
     def audit(self, msg: Incoming, action: str, target: str, before, after) -> None:
         self.records.audit(msg.platform, msg.user_id, action, target, before, after, at=self.at(msg),
@@ -194,8 +210,9 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
             return admin.say(msg, "admin_nothing_to_undo")
     if not _may_undo(rights, change):
         raise Denied.of("admin_undo_not_yours", number=change["id"], board=change["board"])
-    preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=action_words(change["kind"], admin.language(msg)),
-                        when=when(change["at"], admin.language(msg)), summary=change["summary"])
+    language = admin.language(msg)
+    preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=action_words(change["kind"], language),
+                        when=when(change["at"], language), summary=admin.summary(msg, change))
     return admin.propose(msg, {"kind": "undo", "change": change["id"]}, preview)
 
 

@@ -16,11 +16,8 @@ from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import (
     EVENT_WORDS,
     FROM_WORDS,
-    UNTIL_WORDS,
-    PHASE_WORDS,
     SHOWN_EVENT_WORDS,
-    SHOWN_STATUS_WORDS,
-    STATUS_WORDS,
+    UNTIL_WORDS,
     Denied,
     InLanguages,
     UsageProblem,
@@ -34,15 +31,23 @@ from bot.admin.parsing import (
     word,
 )
 from bot.admin.permissions import staff_command
+from bot.admin.vocabulary import (
+    current_phase,
+    event_kind,
+    phase_choices,
+    phase_name,
+    shown_statuses,
+    status_choices,
+    with_dashes,
+)
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
-from bot.replies import Voice, say, source_name, wording
+from bot.replies import Voice, say, source_name
 from bot.roles import Rights
 from bot.text import normalize
 from bot.timeliness import phase_heading
 from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
-from knowledge.packs import BUILTIN_STATUSES, LEGACY_PHASES
 from knowledge.snapshot import Knowledge
 
 
@@ -68,48 +73,6 @@ def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str
 def _source(admin: Admin, msg: Incoming, rights: Rights, board_id: str) -> str:
     """The label a change will be cited with, in the language of the staff member previewing it."""
     return source_name(admin.source_label(rights, board_id), admin.language(msg))
-
-
-def _with_dashes(ids) -> dict[str, str]:
-    return {name: entry for entry in ids for name in (entry, entry.replace("_", "-"))}
-
-
-def _own_statuses(knowledge: Knowledge) -> list[str]:
-    return [s.id for info in knowledge.packs.values() for s in info.statuses]
-
-
-def status_choices(knowledge: Knowledge) -> dict[str, str]:
-    """The words /setstatus takes: the built-in ones and every active pack's own status ids."""
-    return {**STATUS_WORDS, **_with_dashes([*BUILTIN_STATUSES, *_own_statuses(knowledge)])}
-
-
-def shown_statuses(knowledge: Knowledge) -> dict[str, list[str]]:
-    """The status words an error names, per language: the built-in ones in that language, then the packs' own."""
-    own = [status.replace("_", "-") for status in _own_statuses(knowledge)]
-    return {language: [*words, *own] for language, words in SHOWN_STATUS_WORDS.items()}
-
-
-def phase_choices(knowledge: Knowledge, pack: str) -> dict[str, str]:
-    """The words /addservice and /endphase take for the phases of the pack staff changes go into."""
-    info = knowledge.packs.get(pack)
-    phases = info.phases if info else LEGACY_PHASES
-    table = _with_dashes([p.id for p in phases])
-    table.update({p.name.lower().replace(" ", "-"): p.id for p in phases})
-    french = {p.name_fr.lower().replace(" ", "-"): p.id for p in phases if p.name_fr}  # "grève-du-zèle"
-    table.update({**french, **{normalize(name): phase for name, phase in french.items()}})
-    if info is None or {p.id for p in phases} == {p.id for p in LEGACY_PHASES}:
-        table.update(PHASE_WORDS)
-    return table
-
-
-def _current_phase(knowledge: Knowledge, pack: str, today: date) -> str:
-    """The phase of the pack whose dates hold today (a phase without a start date never does), else its first."""
-    info = knowledge.packs.get(pack)
-    phases = info.phases if info else LEGACY_PHASES
-    for phase in phases:
-        if phase.start is not None and phase.start <= today and (phase.until is None or today <= phase.until):
-            return phase.id
-    return phases[0].id
 
 
 # ------------------------------------------------------------------ setstatus
@@ -192,8 +155,10 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
         own, _ = admin.knowledge().status_for(board_id, entry.start, msg.time)
         before = entry_dict(own)
     admin.store.put_status(entry)
-    words = answers.status_words(entry.status, "en", admin.knowledge())
-    change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {words} from {entry.start}: {entry.summary}")
+    knowledge = admin.knowledge()
+    change = admin.record(msg, "status", entry.id, board_id, lambda language: say(
+        "change_status", language, board=board_id, status=answers.status_words(entry.status, language, knowledge),
+        start=entry.start, summary=entry.summary))
     admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
     lang = admin.language(msg)
     return admin.say(msg, "admin_status_done", board=admin.board_name(board_id, lang),
@@ -213,7 +178,7 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
     board_id = admin.board(found[0].group(0), rights)
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
     phases = phase_choices(knowledge, pack)
-    index, phase = 1, _current_phase(knowledge, pack, admin.at(msg).date())
+    index, phase = 1, current_phase(knowledge, pack, admin.at(msg).date())
     named = word(found[1].group(0))
     named = named if named in phases else normalize(named)
     if named in phases:
@@ -231,7 +196,7 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
                                                 service=service))
 
 
-def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary: str) -> int:
+def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary) -> int:
     """Store a new staff-made entry with its change record and audit row (inside /confirm's transaction)."""
     put(entry)
     change = admin.record(msg, kind, entry.id, board, summary)
@@ -248,7 +213,7 @@ def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pen
         pack=admin.store.staff_pack(),
     )
     change = _added(admin, msg, "service", entry, admin.store.put_service, action["board"],
-                    f"{entry.workers}: {entry.service}")
+                    lambda language: say("change_entry", language, what=entry.workers, text=entry.service))
     return admin.say(msg, "admin_addservice_done", workers=entry.workers, service=entry.service, id=entry.id,
                      change=change)
 
@@ -300,7 +265,8 @@ def apply_endservice(admin: Admin, msg: Incoming, rights: Rights, action: dict, 
         raise Denied.of("admin_endservice_no_longer")
     ended = replace(service, ended=admin.at(msg))
     admin.store.put_service(ended)
-    change = admin.record(msg, "endservice", service.id, action["board"], f"ended {service.workers}: {service.service}")
+    change = admin.record(msg, "endservice", service.id, action["board"], lambda language: say(
+        "change_endservice", language, workers=service.workers, service=service.service))
     admin.audit(msg, "endservice", action["board"], entry_dict(service), entry_dict(ended))
     return admin.say(msg, "admin_endservice_done", workers=service.workers, service=service.service, change=change)
 
@@ -315,7 +281,7 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 4:
         raise UsageProblem.of("admin_addevent_what")
-    board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **_with_dashes(TIMELINE_KINDS)},
+    board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **with_dashes(TIMELINE_KINDS)},
                                        "admin_what_event_kind", {k: list(v) for k, v in SHOWN_EVENT_WORDS.items()})
     index = 3 if word(found[2].group(0)) in ("on", "from") else 2
     day = parse_date_phrase(found, index, admin.at(msg).date())
@@ -327,14 +293,8 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     admin.check_length(text, "admin_what_text")
     action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
     return admin.propose(msg, action, admin.say(
-        msg, "admin_addevent_preview", kind=_event_kind(kind, admin.language(msg)), source=_source(admin, msg, rights, board_id),
+        msg, "admin_addevent_preview", kind=event_kind(kind, admin.language(msg)), source=_source(admin, msg, rights, board_id),
         day=short_day(day[0], admin.language(msg)), text=text))
-
-
-def _event_kind(kind: str, language: str) -> str:
-    """A timeline kind in words (wording.yaml: event_kind_bargaining -> 'talks' / 'négociations')."""
-    key = f"event_kind_{kind}"
-    return say(key, language) if key in wording().texts else kind.replace("_", " ")
 
 
 @applies("event")
@@ -345,7 +305,8 @@ def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendi
         action["text"], admin.source_label(rights, action["board"]), admin.at(msg), False, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"], f"{entry.day}: {entry.text}")
+    change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"],
+                    lambda language: say("change_entry", language, what=entry.day, text=entry.text))
     return admin.say(msg, "admin_addevent_done", day=short_day(entry.day, admin.language(msg)), change=change)
 
 
@@ -366,22 +327,13 @@ def endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
         raise UsageProblem.of("endphase_which", phases=", ".join(names))
     phase = phases[wanted]
     active = [s for s in knowledge.services_withdrawn(msg.time) if s.phase == phase and s.pack == pack]
-    named = _phase_name(knowledge, pack, phase, admin.language(msg))
+    named = phase_name(knowledge, pack, phase, admin.language(msg))
     if not active:
         return admin.say(msg, "endphase_nothing", phase=named)
     action = {"kind": "endphase", "phase": phase, "board": ALL_BOARDS, "services": [s.id for s in active]}
     lines = [admin.say(msg, "endphase_preview", phase=named, count=len(active)),
              *(f"- {_service_line(admin, msg, s)}" for s in active)]
     return admin.propose(msg, action, "\n".join(lines))
-
-
-def _phase_name(knowledge: Knowledge, pack: str, phase_id: str, language: str) -> str:
-    """A phase in the reader's words ("grève du zèle"), from the pack's header."""
-    info = knowledge.packs.get(pack)
-    phase = next((p for p in (info.phases if info else LEGACY_PHASES) if p.id == phase_id), None)
-    if phase is None:
-        return phase_id.replace("_", " ")
-    return phase.name_fr if language == "fr" and phase.name_fr else phase.name
 
 
 @applies("endphase")
@@ -391,8 +343,9 @@ def apply_endphase(admin: Admin, msg: Incoming, rights: Rights, action: dict, pe
     for service in services:
         admin.store.put_service(replace(service, ended=admin.at(msg)))
     ids = [s.id for s in services]
-    change = admin.record(msg, "endphase", action["phase"], ALL_BOARDS, f"ended the {action['phase']} services",
-                          before=ids)
+    knowledge, pack = admin.knowledge(), admin.store.staff_pack()
+    change = admin.record(msg, "endphase", action["phase"], ALL_BOARDS, lambda language: say(
+        "change_endphase", language, phase=phase_name(knowledge, pack, action["phase"], language)), before=ids)
     admin.audit(msg, "endphase", ALL_BOARDS, ids, None)
     return admin.say(msg, "endphase_done", count=len(ids), change=change)
 
@@ -404,7 +357,7 @@ def undo_endphase(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> 
         if service.id in ids and service.ended is not None:
             admin.store.put_service(replace(service, ended=None))
     admin.audit(msg, "undo endphase", ALL_BOARDS, None, sorted(ids))
-    return admin.say(msg, "endphase_undone", summary=change["summary"])
+    return admin.say(msg, "endphase_undone", summary=admin.summary(msg, change))
 
 
 # ----------------------------------------------------------------------- undo
@@ -424,4 +377,4 @@ def undo_entry(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str
         after, what = replace(entry, retracted=admin.at(msg)), "admin_undo_removed"
     getattr(admin.store, put)(after)
     admin.audit(msg, f"undo {change['kind']}", change["board"], entry_dict(entry), entry_dict(after))
-    return admin.say(msg, "admin_undo_entry", summary=change["summary"], what=admin.say(msg, what))
+    return admin.say(msg, "admin_undo_entry", summary=admin.summary(msg, change), what=admin.say(msg, what))

@@ -8,8 +8,8 @@ from dataclasses import asdict, dataclass
 from datetime import date, datetime
 
 from bot import answers
-from bot.text import normalize
 from bot.dates import find_date
+from bot.text import normalize
 from knowledge.model import TIMELINE_KINDS
 
 

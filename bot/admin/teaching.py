@@ -9,6 +9,7 @@ from bot.admin.knowledge_changes import new_id
 from bot.admin.parsing import UsageProblem, entry_dict
 from bot.admin.permissions import staff_command
 from bot.messages import Incoming
+from bot.replies import say, source_name
 from bot.roles import Rights
 from knowledge.model import ALL_BOARDS, Card, Source
 
@@ -86,7 +87,7 @@ def teach(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
         raise UsageProblem.of("admin_teach_what")
     action = parse_teach(admin, rights, argument, admin.at(msg).date())
     lines = [admin.say(msg, "admin_teach_preview", board=action["board"], topic=action["topic"],
-                       source=action["source"]),
+                       source=source_name(action["source"], admin.language(msg))),
              admin.say(msg, "admin_teach_question", text=action["question"]),
              admin.say(msg, "admin_teach_answer", text=action["answer"])]
     if action["details"]:
@@ -108,7 +109,8 @@ def apply_card(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendin
                 action["answer"], action["source"], at, details=action["details"],
                 phrasings=tuple(action["phrasings"]), boards=tuple(action["boards"]), author=admin.author(msg))
     admin.store.put_card(card)
-    change = admin.record(msg, "card", card.id, action["board"], f"card: {card.question} {card.answer}")
+    change = admin.record(msg, "card", card.id, action["board"], lambda language: say(
+        "change_card", language, question=card.question, answer=card.answer))
     admin.audit(msg, "teach", action["board"], None, entry_dict(card))
     return admin.say(msg, "admin_teach_done", question=card.question, id=card.id, change=change)
 

@@ -184,3 +184,24 @@ def test_an_english_staff_member_keeps_the_english_words(said):
         "remote-learning, unknown.")
     assert said("/addevent tdsb talks friday: Talks resume", user=TDSB_STAFF).startswith(
         "Preview: add to the timeline (talks), source TDSB staff update:")
+
+
+def test_undo_says_what_the_change_was_in_the_readers_language(fr, said):
+    fr("/setstatus tdsb fermé du lundi: Écoles fermées")
+    fr("/confirm")
+    assert fr("/undo").startswith("Aperçu : annuler le changement nº 1 (statut) fait le 3 oct. 2019, 9 h :\n"
+                                  "tdsb fermé à partir du 2019-10-07 : Écoles fermées")
+    fr("/cancel")
+    said("/language en", user=ADMIN)
+    english = said("/undo 1", user=ADMIN)  # an English-speaking admin reads the same change in English
+    assert english.startswith("Preview: undo change #1 (status) made Oct 3, 2019, 9:00 a.m.:\ntdsb closed from 2019-10-07: Écoles fermées")
+    said("/cancel", user=ADMIN)
+    said("/langue fr", user=ADMIN)
+    fr("/grant telegram:55 province", user=ADMIN)
+    fr("/confirm", user=ADMIN)
+    assert "rôle attribué telegram:55 : maintenant administrateur provincial (tous les conseils)" in fr("/undo", user=ADMIN)
+    fr("/cancel", user=ADMIN)
+    taught = fr("/teach tdsb | Le dîner est-il surveillé? | Oui.")
+    assert "source mise à jour du personnel (TDSB) :" in taught.split("\n")[0]
+    fr("/confirm")
+    assert fr("/undo").split("\n")[1] == "fiche : Le dîner est-il surveillé? Oui."
