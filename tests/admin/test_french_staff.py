@@ -205,3 +205,13 @@ def test_undo_says_what_the_change_was_in_the_readers_language(fr, said):
     assert "source mise à jour du personnel (TDSB) :" in taught.split("\n")[0]
     fr("/confirm")
     assert fr("/undo").split("\n")[1] == "fiche : Le dîner est-il surveillé? Oui."
+
+
+def test_a_broadcast_to_one_french_subscriber_is_previewed_and_queued_in_french(fr, said):
+    said("/langue fr", user="5010")
+    said("/abonner tdsb", user="5010")
+    preview = fr("/broadcast tdsb Les écoles sont fermées lundi.", user=ADMIN)
+    assert preview.startswith("Aperçu d'une diffusion à 1 destinataire (test 1). Il verra exactement ceci :")
+    assert "Mise à jour officielle – Toronto District School Board (TDSB), 3 oct. 2019, 9 h :" in preview
+    assert fr("/confirm", user=ADMIN).startswith("Diffusion nº 1 en file pour 1 destinataire; l'envoi a commencé.")
+    assert fr("/audit", user=ADMIN).split("\n")[1].startswith("nº 1 2019-10-03 09:00 test:1 diffusion tdsb : - -> nº 1 (destinataires : 1) : ")
