@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from adapters.choices import NOT_YOURS, button_label, not_yours, offered
+from adapters.choices import button_label, not_yours, offered
 from adapters.discord_bot.convert import interaction_to_incoming
 from adapters.discord_bot.sender import no_mentions, respond
 from bot.messages import Reply
