@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.admin.parsing import Denied, UsageProblem, Words, when
+from bot.admin.parsing import ALL_WORDS, Denied, UsageProblem, Words, when
 from bot.admin.permissions import staff_command
 from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
@@ -71,7 +71,7 @@ class Admin:
     def board(self, token: str, rights: Rights, *, allow_all: bool = True) -> str:
         """The board a word names, if this person may act for it."""
         name = token.lower().rstrip(":,;.")
-        if name == ALL_BOARDS:
+        if name in ALL_WORDS:
             if not allow_all:
                 raise UsageProblem.of("admin_needs_one_board")
             board_id = ALL_BOARDS

@@ -94,6 +94,8 @@ SHOWN_STATUS_WORDS = {
     "en": ("open", "reduced", "closures-possible", "closed", "closed-for-in-person", "remote-learning", "unknown"),
     "fr": ("ouvert", "réduit", "fermetures-possibles", "fermé", "fermé-en-personne", "à-distance", "inconnu"),
 }
+# The words for every board, English and French ("/broadcast tous ...").
+ALL_WORDS = frozenset({"all", "tous", "toutes"})
 # The words before a date in /setstatus, English and French: "from monday", "du lundi", "jusqu'au 8 octobre".
 # Compared after normalize(): no accents, straight apostrophes.
 FROM_WORDS = frozenset({"from", "du", "de", "des", "depuis"})

@@ -6,7 +6,7 @@ import re
 
 from bot.admin.changes import Admin, applies
 from bot.admin.knowledge_changes import new_id
-from bot.admin.parsing import UsageProblem, entry_dict
+from bot.admin.parsing import ALL_WORDS, UsageProblem, entry_dict
 from bot.admin.permissions import staff_command
 from bot.messages import Incoming
 from bot.replies import say, source_name
@@ -19,7 +19,10 @@ TEACH_USAGE = (
     "  e.g. /teach tdsb | Are lunchrooms supervised? | Yes: lunch supervision continues at TDSB schools. "
     "| source: TDSB letter of Oct 3")
 LABELS = {"source": "source", "src": "source", "from": "source", "also": "phrasings", "phrasings": "phrasings",
-          "asked as": "phrasings", "details": "details", "more": "details", "topic": "topic"}
+          "asked as": "phrasings", "details": "details", "more": "details", "topic": "topic",
+          # French
+          "aussi": "phrasings", "formulations": "phrasings", "détails": "details", "details-fr": "details",
+          "plus": "details", "sujet": "topic"}
 
 
 def _parts(argument: str) -> list[str]:
@@ -33,7 +36,7 @@ def _boards(admin: Admin, text: str, rights: Rights) -> list[str] | None:
         return None
     boards = []
     for name in names:
-        if name == ALL_BOARDS:
+        if name in ALL_WORDS:
             boards.append(ALL_BOARDS)
             continue
         board = admin.knowledge().board(name) or admin.bot.boards.lookup(name)
@@ -86,7 +89,8 @@ def teach(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not argument.strip():
         raise UsageProblem.of("admin_teach_what")
     action = parse_teach(admin, rights, argument, admin.at(msg).date())
-    lines = [admin.say(msg, "admin_teach_preview", board=action["board"], topic=action["topic"],
+    board = admin.say(msg, "all_boards") if action["board"] == ALL_BOARDS else action["board"]
+    lines = [admin.say(msg, "admin_teach_preview", board=board, topic=action["topic"],
                        source=source_name(action["source"], admin.language(msg))),
              admin.say(msg, "admin_teach_question", text=action["question"]),
              admin.say(msg, "admin_teach_answer", text=action["answer"])]

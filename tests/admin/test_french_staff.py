@@ -166,7 +166,7 @@ def test_french_usage_and_errors_name_the_french_words(fr):
     assert fr("/setstatus tdsb fermé du 9 au 15: x").startswith(
         "Aperçu : Toronto District School Board (TDSB), du mercredi 9 octobre au mardi 15 octobre : fermé.")
     fr("/cancel")
-    assert "/addevent all négociations vendredi:" in fr("/addevent")
+    assert "/addevent tous négociations vendredi:" in fr("/addevent")
     event = fr("/addevent all grève-du-zèle lundi: Début de la grève du zèle", user=ADMIN)
     assert event.startswith("Aperçu : ajouter à la chronologie (début de la grève du zèle), source")
     fr("/cancel", user=ADMIN)
@@ -215,3 +215,13 @@ def test_a_broadcast_to_one_french_subscriber_is_previewed_and_queued_in_french(
     assert "Mise à jour officielle – Toronto District School Board (TDSB), 3 oct. 2019, 9 h :" in preview
     assert fr("/confirm", user=ADMIN).startswith("Diffusion nº 1 en file pour 1 destinataire; l'envoi a commencé.")
     assert fr("/audit", user=ADMIN).split("\n")[1].startswith("nº 1 2019-10-03 09:00 test:1 diffusion tdsb : - -> nº 1 (destinataires : 1) : ")
+
+
+def test_tous_names_every_board_and_teach_takes_french_labels(fr):
+    assert fr("/setstatus tous fermé: Écoles fermées", user=ADMIN).startswith(
+        "Aperçu : tous les conseils scolaires de l'Ontario, du jeudi 3 octobre jusqu'à nouvel ordre : fermé.")
+    fr("/cancel", user=ADMIN)
+    taught = fr("/teach tous | Le dîner est-il surveillé? | Oui. | aussi: dîner surveillé; repas du midi", user=ADMIN)
+    assert taught.startswith("Aperçu : une nouvelle réponse pour tous les conseils scolaires")
+    assert "Aussi formulée ainsi : dîner surveillé; repas du midi" in taught
+    assert "/broadcast CONSEIL|tous TEXTE" in fr("/broadcast", user=ADMIN)
