@@ -8,6 +8,7 @@ from bot.admin.changes import Admin, applies
 from bot.admin.knowledge_changes import new_id
 from bot.admin.parsing import ALL_WORDS, UsageProblem, entry_dict
 from bot.admin.permissions import staff_command
+from bot.admin.vocabulary import topic_words
 from bot.messages import Incoming
 from bot.replies import say, source_name
 from bot.roles import Rights
@@ -90,7 +91,7 @@ def teach(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
         raise UsageProblem.of("admin_teach_what")
     action = parse_teach(admin, rights, argument, admin.at(msg).date())
     board = admin.say(msg, "all_boards") if action["board"] == ALL_BOARDS else action["board"]
-    lines = [admin.say(msg, "admin_teach_preview", board=board, topic=action["topic"],
+    lines = [admin.say(msg, "admin_teach_preview", board=board, topic=topic_words(action["topic"], admin.language(msg)),
                        source=source_name(action["source"], admin.language(msg))),
              admin.say(msg, "admin_teach_question", text=action["question"]),
              admin.say(msg, "admin_teach_answer", text=action["answer"])]

@@ -12,6 +12,13 @@ from knowledge.packs import BUILTIN_STATUSES, LEGACY_PHASES
 from knowledge.snapshot import Knowledge
 
 
+def topic_words(topic: str, language: str = "en") -> str:
+    """A topic (an intent, or a pack's own topic) in words: its id in English, wording.yaml's French
+    (topic_school_status: 'situation des écoles'); an id with no words is said as it is."""
+    key = f"topic_{topic}"
+    return say(key, language) if key in wording().texts else topic
+
+
 def with_dashes(ids) -> dict[str, str]:
     return {name: entry for entry in ids for name in (entry, entry.replace("_", "-"))}
 

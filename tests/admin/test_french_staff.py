@@ -53,7 +53,7 @@ def test_services_events_and_answers_are_previewed_and_confirmed_in_french(fr):
     assert event.startswith("Aperçu : ajouter à la chronologie (négociations), source mise à jour du personnel (TDSB) :\n- ven. 4 oct. : Reprise")
     assert fr("/confirm").startswith("C'est fait : l'événement du ven. 4 oct. a été ajouté. (Changement nº 2; /undo l'annule.)")
     card = fr("/teach tdsb | Le dîner est-il surveillé? | Oui, comme d'habitude. | source: lettre du TDSB")
-    assert "Aperçu : une nouvelle réponse pour tdsb" in card and "Q : Le dîner est-il surveillé?" in card
+    assert "Aperçu : une nouvelle réponse pour tdsb (sujet " in card and "_" not in card.split("\n")[0] and "Q : Le dîner est-il surveillé?" in card
     assert "R : Oui, comme d'habitude." in card
     assert fr("/confirm").startswith("C'est fait : je réponds maintenant à « Le dîner est-il surveillé? »")
 
@@ -87,6 +87,7 @@ def test_audit_stats_and_unanswered_in_french(fr, said):
     stats = fr("/stats", user=ADMIN)
     assert stats.startswith("Questions par sujet et par jour (7 derniers jours) :")
     assert "Questions les plus fréquentes auxquelles je n'ai pas pu répondre :" in stats
+    assert ": non compris 1" in stats.split("\n")[1]  # topics in words, not ids
     unanswered = fr("/unanswered", user=ADMIN)
     assert unanswered.startswith("Questions auxquelles je n'ai pas bien su répondre, 7 derniers jours")
     assert unanswered.endswith("Enseignez-m'en une : /teach CONSEIL | question | réponse | source: d'où vient la réponse")
