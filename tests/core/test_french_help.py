@@ -1,4 +1,5 @@
-"""/help (and /aide) for a French-speaking parent: the pack's French examples, French argument words, never English."""
+"""/help (and /aide) for a French-speaking parent: the pack's French examples, French argument words, never English;
+and the fixed texts around answers in French typography."""
 
 from __future__ import annotations
 
@@ -31,3 +32,10 @@ def test_english_help_keeps_the_english_examples(bot):
     text = _said(bot, "/help", user="en1")
     assert '- "is school open monday?"' in text and "/status [board] [date] - Is school open?" in text
     assert "«" not in text
+
+
+def test_an_out_of_scope_answer_names_the_board_site_in_french_typography(bot):
+    _said(bot, "/langue fr", user="fr3")
+    _said(bot, "/conseil cepeo", user="fr3")
+    text = _said(bot, "les bus roulent?", user="fr3")
+    assert text.endswith("(Conseil des écoles publiques de l'Est de l'Ontario : https://cepeo.on.ca).")
