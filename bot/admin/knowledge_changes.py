@@ -158,7 +158,7 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
     knowledge = admin.knowledge()
     change = admin.record(msg, "status", entry.id, board_id, lambda language: say(
         "change_status", language, board=board_id, status=answers.status_words(entry.status, language, knowledge),
-        start=entry.start, summary=entry.summary))
+        start=entry.start if language == "en" else short_day(entry.start, language), summary=entry.summary))
     admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
     lang = admin.language(msg)
     return admin.say(msg, "admin_status_done", board=admin.board_name(board_id, lang),

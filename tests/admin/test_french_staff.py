@@ -191,7 +191,7 @@ def test_undo_says_what_the_change_was_in_the_readers_language(fr, said):
     fr("/setstatus tdsb fermé du lundi: Écoles fermées")
     fr("/confirm")
     assert fr("/undo").startswith("Aperçu : annuler le changement nº 1 (statut) fait le 3 oct. 2019, 9 h :\n"
-                                  "tdsb fermé à partir du 2019-10-07 : Écoles fermées")
+                                  "tdsb fermé à partir du lun. 7 oct. : Écoles fermées")
     fr("/cancel")
     said("/language en", user=ADMIN)
     english = said("/undo 1", user=ADMIN)  # an English-speaking admin reads the same change in English
