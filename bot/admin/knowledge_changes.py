@@ -108,7 +108,7 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
         raise UsageProblem.of("admin_setstatus_note")
     admin.check_length(note, "admin_what_note")
     if until is not None and until < start:
-        raise UsageProblem.of("admin_until_before_from", until=until, start=start)
+        raise UsageProblem.of("admin_until_before_from", until=_in_words(until), start=_in_words(start))
     action = {"kind": "status", "board": board_id, "status": status, "start": start.isoformat(),
               "until": until.isoformat() if until else None, "note": note}
     entry = _status_entry(admin, msg, rights, action)
@@ -135,6 +135,11 @@ def _span_day(day: date, today: date, lang: str) -> str:
     """"from today, Thursday, October 3"; in French "du jeudi 3 octobre" (no "du aujourd'hui")."""
     words = describe_day(day, today, lang)
     return words.split(", ", 1)[-1] if lang == "fr" else words
+
+
+def _in_words(day: date) -> InLanguages:
+    """A day for an error: as written in English (2019-10-08), in words in French (mar. 8 oct.)."""
+    return InLanguages({"en": str(day), "fr": short_day(day, "fr")})
 
 
 def _status_entry(admin: Admin, msg: Incoming, rights: Rights, action: dict) -> Status:

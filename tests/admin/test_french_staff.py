@@ -163,7 +163,7 @@ def test_french_usage_and_errors_name_the_french_words(fr):
     wrong = fr("/setstatus tdsb banane: x").split("\n")[0]
     assert wrong == ("'banane' n'est pas un statut que je connais; je connais : ouvert, réduit, fermetures-possibles, "
                      "fermé, fermé-en-personne, à-distance, inconnu.")
-    assert fr("/setstatus tdsb fermé du 9 au 8: x").startswith("La date de fin (« au » ou « until » : 2019-10-08) tombe avant")
+    assert fr("/setstatus tdsb fermé du 9 au 8: x").startswith("La date de fin (« au » ou « until » : mar. 8 oct.) tombe avant")
     assert fr("/setstatus tdsb fermé du 9 au 15: x").startswith(
         "Aperçu : Toronto District School Board (TDSB), du mercredi 9 octobre au mardi 15 octobre : fermé.")
     fr("/cancel")
