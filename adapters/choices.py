@@ -8,9 +8,16 @@ and Discord (adapters/discord_bot/choices.py) put one button per choice under it
 
 from __future__ import annotations
 
-from bot.messages import Reply
+from bot.messages import Incoming, Reply
+from bot.replies import say
 
-NOT_YOURS = "These buttons answer the person who asked. Ask me yourself and I will offer you the choice."
+NOT_YOURS = say("choice_not_yours", "en")  # (in English; not_yours() says it in the presser's language)
+
+
+def not_yours(core, presser: Incoming | None) -> str:
+    """What someone pressing another person's choice button is told, in their language (chosen,
+    remembered or their app's)."""
+    return say("choice_not_yours", core.language_of(presser) if presser is not None else "en")
 
 
 def offered(reply: Reply) -> list[str]:

@@ -351,7 +351,7 @@ def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
             return [status]
         where = turn.voice.text(topic, "where")
         if turn.board is not None:
-            where += f" ({turn.board.name}: {turn.board.website})"
+            where += " (" + turn.voice.say("board_website", name=turn.board.name, website=turn.board.website) + ")"
         return [turn.voice.say("out_of_scope", topic=turn.voice.text(topic, "topic"), where=where)]
     if turn.analysis.command:
         return [turn.voice.say("unknown_command", command=turn.analysis.command)]

@@ -28,12 +28,14 @@ class Command:
     arguments: tuple[Argument, ...] = ()
     private: bool = False  # the answer concerns only the asker (Discord sends it ephemeral)
     menu: bool = True  # listed in the platforms' command menus
+    usage_fr: str = ""  # the usage in French words ("[conseil] [date]"); default: `usage`
 
     def describe(self, language: str = "en") -> str:
         return self.description.get(language) or self.description["en"]
 
-    def written(self) -> str:
-        return f"/{self.name} {self.usage}".rstrip()
+    def written(self, language: str = "en") -> str:
+        usage = self.usage_fr if language == "fr" and self.usage_fr else self.usage
+        return f"/{self.name} {usage}".rstrip()
 
 
 _BOARD = Argument(
@@ -55,6 +57,7 @@ COMMANDS: tuple[Command, ...] = (
         (_BOARD,
          Argument("date", {"en": "a day, e.g. monday, tomorrow, Oct 7 (default: today)",
                            "fr": "un jour, p. ex. lundi, demain, 7 octobre (par défaut : aujourd'hui)"})),
+        usage_fr="[conseil] [date]",
     ),
     Command(
         "board", "NAME",
@@ -64,13 +67,15 @@ COMMANDS: tuple[Command, ...] = (
                            "fr": "le nom du conseil, son sigle ou votre ville, p. ex. CEPEO, MonAvenir, Ottawa"},
                   boards=True),),
         private=True,
+        usage_fr="NOM",
     ),
     Command(
         "subscribe", "[board|all]",
         {"en": "Get official updates for a board (group admins: for this group)",
          "fr": "Recevoir les mises à jour officielles d'un conseil (admins : pour ce groupe)"},
         (Argument("board", {"en": "a board, or 'all' (default: the board you set with /board)",
-                            "fr": "un conseil, ou « all » (par défaut : celui choisi avec /board)"}, boards=True),),
+                            "fr": "un conseil, ou « tous » (par défaut : celui choisi avec /board)"}, boards=True),),
+        usage_fr="[conseil|tous]",
     ),
     Command("unsubscribe", "", {"en": "Stop the updates", "fr": "Arrêter les mises à jour"}),
     Command("language", "[en|fr]", {"en": "Answer me in English or French: /language fr",
@@ -100,4 +105,4 @@ def menu(language: str = "en") -> list[tuple[str, str]]:
 
 def help_lines(language: str = "en") -> list[str]:
     """One line per command for the help text: '/status [board] [date] - Is school open? ...'."""
-    return [f"{c.written()} - {c.describe(language)}" for c in COMMANDS if c.name != "start"]
+    return [f"{c.written(language)} - {c.describe(language)}" for c in COMMANDS if c.name != "start"]

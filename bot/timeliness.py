@@ -83,17 +83,30 @@ def _help_text(knowledge: Knowledge, text: str, language: str) -> str:
     marker = "\n\n" + say("help_commands", language) + "\n"
     intro, found, commands = text.partition(marker)
     packs = list(knowledge.packs.values())
-    examples = [e for info in packs for e in info.examples][:8]
+    examples = _examples(packs, language)
     if not found or not packs:
         return text
     titles = "; ".join((info.title_fr if language == "fr" and info.title_fr else info.title) for info in packs)
     lines = [say("help_intro", language, titles=titles)]
     if examples:
-        lines.append(say("help_examples", language) + "\n" + "\n".join(f'- "{e}"' for e in examples))
+        lines.append(say("help_examples", language) + "\n" + "\n".join(say("help_example", language, text=e)
+                                                                       for e in examples))
         lines.append(say("help_follow_up", language))
     else:
         lines.append(intro.split("\n\n", 1)[-1])
     return "\n\n".join(lines) + found + commands
+
+
+def _examples(packs: list[PackInfo], language: str) -> list[str]:
+    """The packs' example questions in `language` (at most 8). In French, a pack with examples but none in
+    French lends the generic French ones of config/wording.yaml, never its English ones."""
+    if language != "fr":
+        return [e for info in packs for e in info.examples][:8]
+    examples: list[str] = []
+    for info in packs:
+        own = info.examples_fr or (say("help_generic_examples", "fr").split("\n") if info.examples else ())
+        examples += [e for e in own if e not in examples]
+    return examples[:8]
 
 
 # ------------------------------------------------------------------ time

@@ -70,6 +70,7 @@ class PackInfo:
     statuses: tuple[StatusWords, ...] = ()
     topics: tuple[PackTopic, ...] = ()
     examples: tuple[str, ...] = ()
+    examples_fr: tuple[str, ...] = ()  # the same in French, for /help in French
     note: str = ""
     note_fr: str = ""
     extra: dict = field(default_factory=dict, compare=False)  # reserved; never filled from the file
@@ -107,12 +108,12 @@ def legacy_header(path: str | Path) -> PackInfo:
 CONVERTERS = {"text": fields._text, "ident": fields._ident, "date": fields._date, "time": fields._time,
               "strings": fields._strings}
 # Lengths staff texts may have: an example fits a /help line, a note one line of a reply.
-LIMITS = {"examples": 80, "note": 200, "note_fr": 240, "end_text": 300, "end_text_fr": 360, "title": 120}
+LIMITS = {"examples": 80, "examples_fr": 90, "note": 200, "note_fr": 240, "end_text": 300, "end_text_fr": 360, "title": 120}
 MAX_EXAMPLES = 8
 
 HEADER_FIELDS = {
     "id", "title", "title_fr", "region", "boards", "who", "who_fr", "started", "ended", "end_text",
-    "end_text_fr", "phases", "statuses", "topics", "examples", "note", "note_fr",
+    "end_text_fr", "phases", "statuses", "topics", "examples", "examples_fr", "note", "note_fr",
 }
 
 
@@ -174,8 +175,9 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
         for value in (values if isinstance(values, list) else [values]):
             if isinstance(value, str) and len(" ".join(value.split())) > limit:
                 problems.append(f"pack.{key}: {len(' '.join(value.split()))} characters; at most {limit}")
-    if isinstance(raw.get("examples"), list) and len(raw["examples"]) > MAX_EXAMPLES:
-        problems.append(f"pack.examples: {len(raw['examples'])} examples; at most {MAX_EXAMPLES}")
+    for key in ("examples", "examples_fr"):
+        if isinstance(raw.get(key), list) and len(raw[key]) > MAX_EXAMPLES:
+            problems.append(f"pack.{key}: {len(raw[key])} examples; at most {MAX_EXAMPLES}")
     started, ended = get("started", "date"), get("ended", "time")
     if started and ended and ended.date() < started:
         problems.append(f"pack.ended: {ended.isoformat()} is before 'started' {started}")
@@ -195,6 +197,7 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
         statuses=tuple(statuses),
         topics=tuple(topics),
         examples=get("examples", "strings") or (),
+        examples_fr=get("examples_fr", "strings") or (),
         note=get("note", "text") or "",
         note_fr=get("note_fr", "text") or "",
     )
@@ -253,6 +256,7 @@ def header_from_json(data: dict) -> PackInfo:
         statuses=tuple(StatusWords(**s) for s in data.get("statuses") or ()),
         topics=tuple(PackTopic(**t) for t in data.get("topics") or ()),
         examples=tuple(data.get("examples") or ()),
+        examples_fr=tuple(data.get("examples_fr") or ()),
     )
 
 
@@ -273,7 +277,7 @@ def header_to_yaml(info: PackInfo) -> dict:
     for key in ("statuses", "topics"):
         if data[key]:
             out[key] = [{k: v for k, v in item.items() if v} for item in data[key]]
-    for key in ("examples", "note", "note_fr"):
-        if data[key]:
-            out[key] = list(data[key]) if key == "examples" else data[key]
+    for key in ("examples", "examples_fr", "note", "note_fr"):
+        if data.get(key):
+            out[key] = list(data[key]) if key.startswith("examples") else data[key]
     return out

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from adapters.choices import NOT_YOURS, button_label, offered
+from adapters.choices import button_label, not_yours, offered
 from adapters.discord_bot.convert import interaction_to_incoming
 from adapters.discord_bot.sender import no_mentions, respond
 from bot.messages import Reply
@@ -57,7 +57,7 @@ def choice_buttons(core: Bot) -> type[discord.ui.DynamicItem]:
         async def interaction_check(self, interaction: discord.Interaction) -> bool:
             if interaction.user.id == self.asker:
                 return True
-            await respond(interaction, NOT_YOURS, ephemeral=True)
+            await respond(interaction, not_yours(core, interaction_to_incoming(interaction, "")), ephemeral=True)
             return False
 
         async def callback(self, interaction: discord.Interaction) -> None:

@@ -22,7 +22,9 @@ from adapters.discord_bot.convert import command_text, interaction_to_incoming
 from adapters.discord_bot.sender import respond
 from bot.commands import COMMANDS, LANGUAGES, Command
 from bot.commands import command as registry_command
+from bot.language import from_locale
 from bot.messages import Reply
+from bot.replies import say
 from bot.text import normalize
 
 if TYPE_CHECKING:
@@ -32,8 +34,8 @@ log = logging.getLogger("schoolbot.discord")
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete choices
 MAX_DESCRIPTION = 100  # Discord's limit for a command's or an option's description
-SORRY_TEXT = "Sorry, something went wrong on my side. Please try again in a moment, or use /help."
-NOTHING_TEXT = "Send /help to see what I can do."
+SORRY_TEXT = say("something_went_wrong", "en")  # (English; said in the user's language below)
+NOTHING_TEXT = say("send_help", "en")
 ALL_BOARDS = {"en": "All boards", "fr": "Tous les conseils"}  # the label of the choice "all"
 
 
@@ -116,16 +118,20 @@ class SlashCommands:
         incoming = interaction_to_incoming(interaction, text)
         replies = self.core.handle(incoming) if self.core is not None else []
         if not replies:  # an interaction must be answered, or Discord shows "The application did not respond"
-            replies = [Reply(NOTHING_TEXT, incoming.chat_id, private=True)]
+            replies = [Reply(say("send_help", self._language(incoming)), incoming.chat_id, private=True)]
         for reply in replies:
             await respond(interaction, reply.text, ephemeral=reply.private or command.private)
+
+    def _language(self, incoming) -> str:
+        """The user's language (chosen, remembered, else their Discord client's)."""
+        return self.core.language_of(incoming) if self.core is not None else from_locale(incoming.language) or "en"
 
     async def on_error(self, interaction: discord.Interaction, error: Exception) -> None:
         name = interaction.command.name if interaction.command else "?"
         log.error("failed to handle /%s from Discord user %s", name, interaction.user.id,
                   exc_info=(type(error), error, error.__traceback__))
         try:
-            await respond(interaction, SORRY_TEXT, ephemeral=True)
+            await respond(interaction, say("something_went_wrong", language_of(interaction.locale)), ephemeral=True)
         except Exception:
             log.warning("could not tell Discord user %s about the failure", interaction.user.id)
 

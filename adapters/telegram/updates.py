@@ -26,7 +26,7 @@ from telegram import CallbackQuery, Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
-from adapters.choices import NOT_YOURS
+from adapters.choices import not_yours
 from adapters.telegram.choices import keyboard, pick_to_incoming, pressed_by_another
 from adapters.telegram.convert import (
     PLATFORM,
@@ -135,8 +135,9 @@ class UpdateHandler:
     async def _dispatch_click(self, query: CallbackQuery) -> None:
         """A choice button: answer the click (the spinner stops), take the buttons off, then the pick as a message."""
         another = pressed_by_another(query)
+        told = not_yours(self.bot, pick_to_incoming(query, self.bot.clock())) if another else None
         try:
-            await self.tg.answer_callback_query(query.id, text=NOT_YOURS if another else None)
+            await self.tg.answer_callback_query(query.id, text=told)
         except TelegramError as exc:  # only the spinner; the pick is still answered
             log.info("telegram: could not answer callback query %s: %s", query.id, exc)
         if another:

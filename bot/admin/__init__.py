@@ -5,6 +5,7 @@
 Module map:
 
 * :mod:`bot.admin.parsing` - words, dates and the errors a command answers with;
+* :mod:`bot.admin.vocabulary` - the status, event and phase words staff write and read, per language;
 * :mod:`bot.admin.permissions` - the command registry (usage, rights needed) and the one
   check applied before any staff command runs;
 * :mod:`bot.admin.changes` - preview, /confirm (one transaction per change, with its audit

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from datetime import datetime, tzinfo
 
-from bot.admin.changes import Admin
+from bot import answers
+from bot.admin.changes import Admin, action_words
 from bot.admin.parsing import compact, number
 from bot.admin.permissions import staff_command
 from bot.messages import Incoming
+from bot.replies import say
 from bot.roles import Rights
 
 
@@ -16,22 +19,34 @@ def _value(text: str | None) -> object:
     return json.loads(text) if text else None
 
 
-def _brief(value: object, limit: int) -> str:
-    """What an entry was, in a few words: its status, text, role... rather than every field."""
+def _brief(value: object, limit: int, language: str = "en", status_words: Callable[[str], str] | None = None) -> str:
+    """What an entry was, in a few words: its status, text, role... rather than every field, in `language`
+    (config/wording.yaml; an entry's French texts when it has them). `status_words`: a status id in words
+    (None: the id as stored)."""
     if value is None:
         return "-"
     if isinstance(value, dict):
         if "broadcast" in value and "recipients" in value:
-            return compact(f"#{value['broadcast']} to {value['recipients']}: {value.get('text', '')}", limit)
+            return compact(say("audit_broadcast", language, id=value["broadcast"], recipients=value["recipients"],
+                               text=value.get("text", "")), limit)
         if value.get("role") == "province":
-            return "province admin"
+            return say("audit_role_province", language)
         if value.get("role") == "staff":
-            return "staff for " + ", ".join(value.get("boards") or [])
+            return say("audit_role_staff", language, boards=", ".join(value.get("boards") or []))
         for keys in (("status", "summary"), ("workers", "service"), ("day", "text"), ("question", "answer")):
             if all(k in value for k in keys):
-                mark = " (withdrawn)" if value.get("retracted") else " (ended)" if value.get("ended") else ""
-                return compact(": ".join(str(value[k]) for k in keys), limit - len(mark)) + mark
+                mark = (" " + say("audit_withdrawn", language) if value.get("retracted")
+                        else " " + say("audit_ended", language) if value.get("ended") else "")
+                french = (value.get("fr") or {}) if language == "fr" else {}
+                parts = [french.get(k) or value[k] for k in keys]
+                if keys[0] == "status" and status_words is not None:
+                    parts[0] = status_words(str(value["status"]))
+                return compact(_joined(parts, language), limit - len(mark)) + mark
     return compact(value, limit)
+
+
+def _joined(parts: list, language: str) -> str:
+    return (" : " if language == "fr" else ": ").join(str(p) for p in parts)
 
 
 def audit_entry(row: dict) -> dict:
@@ -57,12 +72,13 @@ def _real_time(row: dict, zone: tzinfo | None = None) -> str:
     return real.astimezone(zone or at.tzinfo).isoformat()[:16].replace("T", " ")
 
 
-def format_audit(row: dict, limit: int = 60) -> str:
-    """One line for chat: #id when who what board: before -> after."""
-    who = _who(row)
+def format_audit(row: dict, limit: int = 60, language: str = "en",
+                 status_words: Callable[[str], str] | None = None) -> str:
+    """One line for chat, in `language`: #id when who what board: before -> after."""
     at = row["at"][:16].replace("T", " ")
-    before, after = _brief(_value(row.get("before")), limit), _brief(_value(row.get("after")), limit)
-    return f"#{row['id']} {at} {who} {row['action']} {row['target']}: {before} -> {after}"
+    before, after = (_brief(_value(row.get(side)), limit, language, status_words) for side in ("before", "after"))
+    return say("audit_line", language, id=row["id"], at=at, who=_who(row), action=action_words(row["action"], language),
+               target=row["target"], before=before, after=after)
 
 
 def audit_table(rows: list[dict], width: int = 40, zone: tzinfo | None = None) -> str:
@@ -88,4 +104,6 @@ def audit(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     rows = rows[:limit]
     if not rows:
         return admin.say(msg, "admin_audit_empty")
-    return admin.say(msg, "admin_audit_latest") + "\n" + "\n".join(format_audit(r) for r in rows)
+    language, knowledge = admin.language(msg), admin.knowledge()
+    words = None if language == "en" else (lambda status: answers.status_words(status, language, knowledge))
+    return admin.say(msg, "admin_audit_latest") + "\n" + "\n".join(format_audit(r, 60, language, words) for r in rows)

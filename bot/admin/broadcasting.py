@@ -71,7 +71,8 @@ def apply_broadcast(admin: Admin, msg: Incoming, rights: Rights, action: dict, p
     if progress.total == 0:  # everyone unsubscribed between the preview and now
         return admin.say(msg, "admin_broadcast_nobody_left", id=broadcast_id)
     notice = admin.say(msg, "admin_broadcast_notice") + " " if msg.platform not in UNDELIVERABLE else ""
-    return admin.say(msg, "admin_broadcast_queued", id=broadcast_id, total=f"{progress.total:,}", notice=notice)
+    key = "admin_broadcast_queued_one" if progress.total == 1 else "admin_broadcast_queued"
+    return admin.say(msg, key, id=broadcast_id, total=f"{progress.total:,}", notice=notice)
 
 
 def _line(admin: Admin, msg: Incoming, p: Progress) -> str:

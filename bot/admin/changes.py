@@ -12,15 +12,17 @@ take it back (:func:`undoes`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot.admin.parsing import Denied, UsageProblem, Words, when
+from bot.admin.parsing import ALL_WORDS, Denied, UsageProblem, Words, when
 from bot.admin.permissions import staff_command
 from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
-from bot.replies import say
+from bot.replies import say, wording
 from bot.roles import Rights, Roles
+from bot.wording import LANGUAGES
 from knowledge.model import ALL_BOARDS
 from knowledge.snapshot import Knowledge
 
@@ -69,7 +71,7 @@ class Admin:
     def board(self, token: str, rights: Rights, *, allow_all: bool = True) -> str:
         """The board a word names, if this person may act for it."""
         name = token.lower().rstrip(":,;.")
-        if name == ALL_BOARDS:
+        if name in ALL_WORDS:
             if not allow_all:
                 raise UsageProblem.of("admin_needs_one_board")
             board_id = ALL_BOARDS
@@ -115,14 +117,38 @@ class Admin:
         note = "\n" + self.say(msg, "admin_replaces_preview") if replaced else ""
         return f"{preview}\n\n{self.say(msg, 'admin_confirm_or_cancel')}{note}"
 
-    def record(self, msg: Incoming, kind: str, entry_id: str, board: str, summary: str, before=None) -> int:
-        """The change record /undo reads (inside the change's transaction)."""
-        return self.records.record_change(self.at(msg), msg.platform, msg.user_id, kind, entry_id, board, summary,
+    def record(self, msg: Incoming, kind: str, entry_id: str, board: str, summary: Callable[[str], str],
+               before=None) -> int:
+        """The change record /undo reads (inside the change's transaction); `summary(language)` says what the
+        change was, kept in every language so whoever undoes it reads it in theirs."""
+        said = json.dumps({language: summary(language) for language in LANGUAGES}, ensure_ascii=False)
+        return self.records.record_change(self.at(msg), msg.platform, msg.user_id, kind, entry_id, board, said,
                                           before)
+
+    def summary(self, msg: Incoming, change: dict) -> str:
+        """What a recorded change was, in this person's language (a record written before: as it was written)."""
+        text = change["summary"] or ""
+        try:
+            said = json.loads(text) if text.startswith("{") else None
+        except ValueError:
+            said = None
+        if not isinstance(said, dict):
+            return text
+        return said.get(self.language(msg)) or said.get("en") or text
 
     def audit(self, msg: Incoming, action: str, target: str, before, after) -> None:
         self.records.audit(msg.platform, msg.user_id, action, target, before, after, at=self.at(msg),
                            name=msg.user_name)
+
+
+def action_words(action: str, language: str = "en") -> str:
+    """An audit action or a change's kind ("setstatus", "undo status") in words: the name itself in English,
+    config/wording.yaml's words in French ("statut indiqué", "annulé (statut indiqué)")."""
+    undone = action.startswith("undo ")
+    name = action.removeprefix("undo ")
+    key = "admin_kind_" + name
+    words = say(key, language) if key in wording().texts else name
+    return say("admin_kind_undo", language, action=words) if undone else words
 
 
 @staff_command("confirm", "/confirm - apply the change or send the broadcast you previewed")
@@ -184,8 +210,9 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
             return admin.say(msg, "admin_nothing_to_undo")
     if not _may_undo(rights, change):
         raise Denied.of("admin_undo_not_yours", number=change["id"], board=change["board"])
-    preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=change["kind"],
-                        when=when(change["at"], admin.language(msg)), summary=change["summary"])
+    language = admin.language(msg)
+    preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=action_words(change["kind"], language),
+                        when=when(change["at"], language), summary=admin.summary(msg, change))
     return admin.propose(msg, {"kind": "undo", "change": change["id"]}, preview)
 
 

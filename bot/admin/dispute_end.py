@@ -17,6 +17,7 @@ from bot.admin.knowledge_changes import new_id
 from bot.admin.parsing import Denied, UsageProblem, entry_dict, parse_date_phrase, rest, tokens, word
 from bot.admin.permissions import PROVINCE, staff_command
 from bot.messages import Incoming
+from bot.replies import say
 from bot.roles import Rights
 from bot.timeliness import day_text, ended_line
 from knowledge.model import ALL_BOARDS, PackEnd
@@ -98,8 +99,10 @@ def apply_enddispute(admin: Admin, msg: Incoming, rights: Rights, action: dict, 
     end = PackEnd(new_id("end", info.id, at), datetime.fromisoformat(action["ended"]), action["text"], at,
                   admin.author(msg), fr={"text": action["fr"]} if action["fr"] else None, pack=info.id)
     admin.store.put_pack_end(end)
-    said = ended_line(replace(info, ended=end.ended, end_text=end.text), "en")
-    change = admin.record(msg, "enddispute", end.id, ALL_BOARDS, f"{info.id} ended on {day_text(end.ended)}: {said}")
+    ended = replace(info, ended=end.ended, end_text=end.text, end_text_fr=action["fr"] or "")
+    change = admin.record(msg, "enddispute", end.id, ALL_BOARDS, lambda language: say(
+        "change_enddispute", language, pack=info.id, day=day_text(end.ended, language),
+        said=ended_line(ended, language)))
     earlier = ({"ended": before.ended.isoformat(), "end_text": before.end_text} if before.ended else None)
     admin.audit(msg, "enddispute", info.id, earlier, entry_dict(end))
     return admin.say(msg, "enddispute_done", title=_title(info, lang), day=day_text(end.ended, lang), change=change)
@@ -117,6 +120,6 @@ def undo_enddispute(admin: Admin, msg: Incoming, rights: Rights, change: dict) -
     knowledge = admin.knowledge()
     still = knowledge.pack_at(knowledge.packs[end.pack], msg.time) if end.pack in knowledge.packs else None
     if still is not None and still.ended is not None and still.ended <= msg.time:
-        return admin.say(msg, "enddispute_undone_still_ended", summary=change["summary"],
+        return admin.say(msg, "enddispute_undone_still_ended", summary=admin.summary(msg, change),
                          day=day_text(still.ended, admin.language(msg)))
-    return admin.say(msg, "enddispute_undone", summary=change["summary"])
+    return admin.say(msg, "enddispute_undone", summary=admin.summary(msg, change))

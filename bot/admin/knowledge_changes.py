@@ -16,10 +16,10 @@ from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import (
     EVENT_WORDS,
     FROM_WORDS,
-    PHASE_WORDS,
-    STATUS_WORDS,
+    SHOWN_EVENT_WORDS,
     UNTIL_WORDS,
     Denied,
+    InLanguages,
     UsageProblem,
     Words,
     ends_with_colon,
@@ -31,15 +31,23 @@ from bot.admin.parsing import (
     word,
 )
 from bot.admin.permissions import staff_command
+from bot.admin.vocabulary import (
+    current_phase,
+    event_kind,
+    phase_choices,
+    phase_name,
+    shown_statuses,
+    status_choices,
+    with_dashes,
+)
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
-from bot.replies import Voice, source_name
+from bot.replies import Voice, say, source_name
 from bot.roles import Rights
 from bot.text import normalize
 from bot.timeliness import phase_heading
 from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
-from knowledge.packs import BUILTIN_STATUSES, LEGACY_PHASES
 from knowledge.snapshot import Knowledge
 
 
@@ -47,14 +55,17 @@ def new_id(prefix: str, board: str, at: datetime) -> str:
     return f"staff-{prefix}-{board}-{at:%Y%m%d%H%M%S}-{uuid.uuid4().hex[:4]}"
 
 
-def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str, str], what: str) -> tuple[str, str]:
+def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str, str], what: str,
+                      shown: dict[str, list[str]] | None = None) -> tuple[str, str]:
     """The board named first and the word after it looked up in `table` ("tdsb reduced ..."); `what`: the
-    wording key naming what the word should be ("admin_what_status")."""
+    wording key naming what the word should be ("admin_what_status"); `shown`: the words an error names,
+    per language (default: every word of the table)."""
     board_id = admin.board(found[0].group(0), rights)
     choice = word(found[1].group(0))
     choice = choice if choice in table else normalize(choice)
     if choice not in table:
-        known = ", ".join(sorted({k for k in table if "_" not in k}))
+        shown = shown or {"en": sorted({k for k in table if "_" not in k})}
+        known = InLanguages({language: ", ".join(words) for language, words in shown.items()})
         raise UsageProblem.of("admin_unknown_choice", given=repr(choice), what=Words.maybe(what), known=known)
     return board_id, table[choice]
 
@@ -62,37 +73,6 @@ def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str
 def _source(admin: Admin, msg: Incoming, rights: Rights, board_id: str) -> str:
     """The label a change will be cited with, in the language of the staff member previewing it."""
     return source_name(admin.source_label(rights, board_id), admin.language(msg))
-
-
-def _with_dashes(ids) -> dict[str, str]:
-    return {name: entry for entry in ids for name in (entry, entry.replace("_", "-"))}
-
-
-def status_choices(knowledge: Knowledge) -> dict[str, str]:
-    """The words /setstatus takes: the built-in ones and every active pack's own status ids."""
-    own = [s.id for info in knowledge.packs.values() for s in info.statuses]
-    return {**STATUS_WORDS, **_with_dashes([*BUILTIN_STATUSES, *own])}
-
-
-def phase_choices(knowledge: Knowledge, pack: str) -> dict[str, str]:
-    """The words /addservice and /endphase take for the phases of the pack staff changes go into."""
-    info = knowledge.packs.get(pack)
-    phases = info.phases if info else LEGACY_PHASES
-    table = _with_dashes([p.id for p in phases])
-    table.update({p.name.lower().replace(" ", "-"): p.id for p in phases})
-    if info is None or {p.id for p in phases} == {p.id for p in LEGACY_PHASES}:
-        table.update(PHASE_WORDS)
-    return table
-
-
-def _current_phase(knowledge: Knowledge, pack: str, today: date) -> str:
-    """The phase of the pack whose dates hold today (a phase without a start date never does), else its first."""
-    info = knowledge.packs.get(pack)
-    phases = info.phases if info else LEGACY_PHASES
-    for phase in phases:
-        if phase.start is not None and phase.start <= today and (phase.until is None or today <= phase.until):
-            return phase.id
-    return phases[0].id
 
 
 # ------------------------------------------------------------------ setstatus
@@ -107,7 +87,8 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     found = tokens(argument)
     if len(found) < 2:
         raise UsageProblem.of("admin_setstatus_what")
-    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "admin_what_status")
+    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "admin_what_status",
+                                         shown_statuses(admin.knowledge()))
     today = admin.at(msg).date()
     start, until, index = today, None, 2
     while index < len(found) and not ends_with_colon(found, index):
@@ -127,7 +108,7 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
         raise UsageProblem.of("admin_setstatus_note")
     admin.check_length(note, "admin_what_note")
     if until is not None and until < start:
-        raise UsageProblem.of("admin_until_before_from", until=until, start=start)
+        raise UsageProblem.of("admin_until_before_from", until=_in_words(until), start=_in_words(start))
     action = {"kind": "status", "board": board_id, "status": status, "start": start.isoformat(),
               "until": until.isoformat() if until else None, "note": note}
     entry = _status_entry(admin, msg, rights, action)
@@ -156,6 +137,11 @@ def _span_day(day: date, today: date, lang: str) -> str:
     return words.split(", ", 1)[-1] if lang == "fr" else words
 
 
+def _in_words(day: date) -> InLanguages:
+    """A day for an error: as written in English (2019-10-08), in words in French (mar. 8 oct.)."""
+    return InLanguages({"en": str(day), "fr": short_day(day, "fr")})
+
+
 def _status_entry(admin: Admin, msg: Incoming, rights: Rights, action: dict) -> Status:
     return Status(
         new_id("status", action["board"], admin.at(msg)), action["board"], date.fromisoformat(action["start"]),
@@ -174,8 +160,10 @@ def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pend
         own, _ = admin.knowledge().status_for(board_id, entry.start, msg.time)
         before = entry_dict(own)
     admin.store.put_status(entry)
-    words = answers.status_words(entry.status, "en", admin.knowledge())
-    change = admin.record(msg, "status", entry.id, board_id, f"{board_id} {words} from {entry.start}: {entry.summary}")
+    knowledge = admin.knowledge()
+    change = admin.record(msg, "status", entry.id, board_id, lambda language: say(
+        "change_status", language, board=board_id, status=answers.status_words(entry.status, language, knowledge),
+        start=entry.start if language == "en" else short_day(entry.start, language), summary=entry.summary))
     admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
     lang = admin.language(msg)
     return admin.say(msg, "admin_status_done", board=admin.board_name(board_id, lang),
@@ -195,9 +183,11 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
     board_id = admin.board(found[0].group(0), rights)
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
     phases = phase_choices(knowledge, pack)
-    index, phase = 1, _current_phase(knowledge, pack, admin.at(msg).date())
-    if word(found[1].group(0)) in phases:
-        phase, index = phases[word(found[1].group(0))], 2
+    index, phase = 1, current_phase(knowledge, pack, admin.at(msg).date())
+    named = word(found[1].group(0))
+    named = named if named in phases else normalize(named)
+    if named in phases:
+        phase, index = phases[named], 2
     workers, sep, service = rest(argument, found, index).partition(":")
     if not sep or not workers.strip() or not service.strip():
         raise UsageProblem.of("admin_addservice_colon")
@@ -211,7 +201,7 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
                                                 service=service))
 
 
-def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary: str) -> int:
+def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary) -> int:
     """Store a new staff-made entry with its change record and audit row (inside /confirm's transaction)."""
     put(entry)
     change = admin.record(msg, kind, entry.id, board, summary)
@@ -228,7 +218,7 @@ def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pen
         pack=admin.store.staff_pack(),
     )
     change = _added(admin, msg, "service", entry, admin.store.put_service, action["board"],
-                    f"{entry.workers}: {entry.service}")
+                    lambda language: say("change_entry", language, what=entry.workers, text=entry.service))
     return admin.say(msg, "admin_addservice_done", workers=entry.workers, service=entry.service, id=entry.id,
                      change=change)
 
@@ -280,7 +270,8 @@ def apply_endservice(admin: Admin, msg: Incoming, rights: Rights, action: dict, 
         raise Denied.of("admin_endservice_no_longer")
     ended = replace(service, ended=admin.at(msg))
     admin.store.put_service(ended)
-    change = admin.record(msg, "endservice", service.id, action["board"], f"ended {service.workers}: {service.service}")
+    change = admin.record(msg, "endservice", service.id, action["board"], lambda language: say(
+        "change_endservice", language, workers=service.workers, service=service.service))
     admin.audit(msg, "endservice", action["board"], entry_dict(service), entry_dict(ended))
     return admin.say(msg, "admin_endservice_done", workers=service.workers, service=service.service, change=change)
 
@@ -295,8 +286,8 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 4:
         raise UsageProblem.of("admin_addevent_what")
-    board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **_with_dashes(TIMELINE_KINDS)},
-                                       "admin_what_event_kind")
+    board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **with_dashes(TIMELINE_KINDS)},
+                                       "admin_what_event_kind", {k: list(v) for k, v in SHOWN_EVENT_WORDS.items()})
     index = 3 if word(found[2].group(0)) in ("on", "from") else 2
     day = parse_date_phrase(found, index, admin.at(msg).date())
     if day is None:
@@ -307,7 +298,7 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     admin.check_length(text, "admin_what_text")
     action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
     return admin.propose(msg, action, admin.say(
-        msg, "admin_addevent_preview", kind=kind.replace("_", " "), source=_source(admin, msg, rights, board_id),
+        msg, "admin_addevent_preview", kind=event_kind(kind, admin.language(msg)), source=_source(admin, msg, rights, board_id),
         day=short_day(day[0], admin.language(msg)), text=text))
 
 
@@ -319,7 +310,8 @@ def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendi
         action["text"], admin.source_label(rights, action["board"]), admin.at(msg), False, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"], f"{entry.day}: {entry.text}")
+    change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"],
+                    lambda language: say("change_entry", language, what=entry.day, text=entry.text))
     return admin.say(msg, "admin_addevent_done", day=short_day(entry.day, admin.language(msg)), change=change)
 
 
@@ -333,15 +325,18 @@ def endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
     phases = phase_choices(knowledge, pack)
     wanted = word(argument.split()[0]) if argument.strip() else ""
+    wanted = wanted if wanted in phases else normalize(wanted)
     if wanted not in phases:
-        names = ", ".join(sorted({p for p in phases if "_" not in p}))
-        raise UsageProblem.of("endphase_which", phases=names)
+        unaccented = {normalize(p) for p in phases if p != normalize(p)}  # said once, with its accents
+        names = sorted(p for p in phases if "_" not in p and p not in unaccented)
+        raise UsageProblem.of("endphase_which", phases=", ".join(names))
     phase = phases[wanted]
     active = [s for s in knowledge.services_withdrawn(msg.time) if s.phase == phase and s.pack == pack]
+    named = phase_name(knowledge, pack, phase, admin.language(msg))
     if not active:
-        return admin.say(msg, "endphase_nothing", phase=wanted)
+        return admin.say(msg, "endphase_nothing", phase=named)
     action = {"kind": "endphase", "phase": phase, "board": ALL_BOARDS, "services": [s.id for s in active]}
-    lines = [admin.say(msg, "endphase_preview", phase=wanted, count=len(active)),
+    lines = [admin.say(msg, "endphase_preview", phase=named, count=len(active)),
              *(f"- {_service_line(admin, msg, s)}" for s in active)]
     return admin.propose(msg, action, "\n".join(lines))
 
@@ -353,8 +348,9 @@ def apply_endphase(admin: Admin, msg: Incoming, rights: Rights, action: dict, pe
     for service in services:
         admin.store.put_service(replace(service, ended=admin.at(msg)))
     ids = [s.id for s in services]
-    change = admin.record(msg, "endphase", action["phase"], ALL_BOARDS, f"ended the {action['phase']} services",
-                          before=ids)
+    knowledge, pack = admin.knowledge(), admin.store.staff_pack()
+    change = admin.record(msg, "endphase", action["phase"], ALL_BOARDS, lambda language: say(
+        "change_endphase", language, phase=phase_name(knowledge, pack, action["phase"], language)), before=ids)
     admin.audit(msg, "endphase", ALL_BOARDS, ids, None)
     return admin.say(msg, "endphase_done", count=len(ids), change=change)
 
@@ -366,7 +362,7 @@ def undo_endphase(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> 
         if service.id in ids and service.ended is not None:
             admin.store.put_service(replace(service, ended=None))
     admin.audit(msg, "undo endphase", ALL_BOARDS, None, sorted(ids))
-    return admin.say(msg, "endphase_undone", summary=change["summary"])
+    return admin.say(msg, "endphase_undone", summary=admin.summary(msg, change))
 
 
 # ----------------------------------------------------------------------- undo
@@ -386,4 +382,4 @@ def undo_entry(admin: Admin, msg: Incoming, rights: Rights, change: dict) -> str
         after, what = replace(entry, retracted=admin.at(msg)), "admin_undo_removed"
     getattr(admin.store, put)(after)
     admin.audit(msg, f"undo {change['kind']}", change["board"], entry_dict(entry), entry_dict(after))
-    return admin.say(msg, "admin_undo_entry", summary=change["summary"], what=admin.say(msg, what))
+    return admin.say(msg, "admin_undo_entry", summary=admin.summary(msg, change), what=admin.say(msg, what))

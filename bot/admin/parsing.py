@@ -25,6 +25,13 @@ class Words:
         return Words(what) if what.startswith("admin_what_") else what
 
 
+@dataclass(frozen=True, slots=True)
+class InLanguages:
+    """A field of a message given in each language ({"en": ..., "fr": ...}): said in the reader's."""
+
+    texts: dict[str, str]
+
+
 class UsageProblem(Exception):
     """The command's words don't fit; the message explains and shows the usage.
 
@@ -44,8 +51,17 @@ class UsageProblem(Exception):
             return str(self)
         from bot.replies import say
 
-        return say(self.key, language, **{name: say(value.key, language) if isinstance(value, Words) else value
-                                          for name, value in self.fields.items()})
+        return say(self.key, language, **{name: _field(value, language) for name, value in self.fields.items()})
+
+
+def _field(value: object, language: str) -> object:
+    if isinstance(value, Words):
+        from bot.replies import say
+
+        return say(value.key, language)
+    if isinstance(value, InLanguages):
+        return value.texts.get(language) or value.texts["en"]
+    return value
 
 
 class Denied(UsageProblem):
@@ -73,6 +89,13 @@ STATUS_WORDS = {
     "inconnu": "unknown", "indécis": "unknown", "non-confirmé": "unknown",
 }
 STATUS_WORDS.update({normalize(k): v for k, v in list(STATUS_WORDS.items())})
+# The status words an error names, per language (the others, a pack's own ids aside, are variants of these).
+SHOWN_STATUS_WORDS = {
+    "en": ("open", "reduced", "closures-possible", "closed", "closed-for-in-person", "remote-learning", "unknown"),
+    "fr": ("ouvert", "réduit", "fermetures-possibles", "fermé", "fermé-en-personne", "à-distance", "inconnu"),
+}
+# The words for every board, English and French ("/broadcast tous ...").
+ALL_WORDS = frozenset({"all", "tous", "toutes"})
 # The words before a date in /setstatus, English and French: "from monday", "du lundi", "jusqu'au 8 octobre".
 # Compared after normalize(): no accents, straight apostrophes.
 FROM_WORDS = frozenset({"from", "du", "de", "des", "depuis"})
@@ -102,6 +125,22 @@ EVENT_WORDS = {
     "other": "other",
 }
 EVENT_WORDS.update({kind: kind for kind in TIMELINE_KINDS})
+EVENT_WORDS.update({  # French (accents optional)
+    "négociations": "bargaining", "pourparlers": "bargaining", "entente": "deal", "accord": "deal",
+    "annulation": "called_off", "préavis": "strike_notice", "préavis-de-grève": "strike_notice",
+    "grève": "full_strike_start", "grève-générale": "full_strike_start", "grève-du-zèle": "work_to_rule_start",
+    "vote-de-grève": "strike_vote", "loi-adoptée": "law_passed", "loi-abrogée": "law_repealed",
+    "écoles-fermées": "schools_closed", "réouverture": "schools_reopen", "retour-au-travail": "return_to_work",
+    "autre": "other",
+})
+EVENT_WORDS.update({normalize(k): v for k, v in list(EVENT_WORDS.items())})
+# The event words an error names, per language.
+SHOWN_EVENT_WORDS = {
+    "en": ("talks", "deal", "called-off", "strike-notice", "strike", "work-to-rule", "strike-vote", "law-passed",
+           "law-repealed", "schools-closed", "schools-reopen", "return-to-work", "other"),
+    "fr": ("négociations", "entente", "annulation", "préavis", "grève", "grève-du-zèle", "vote-de-grève", "loi-adoptée",
+           "loi-abrogée", "écoles-fermées", "réouverture", "retour-au-travail", "autre"),
+}
 
 
 def tokens(text: str) -> list[re.Match]:
@@ -123,7 +162,7 @@ def rest(argument: str, found: list[re.Match], index: int) -> str:
 
 
 def parse_date_phrase(found: list[re.Match], index: int, today: date) -> tuple[date, int] | None:
-    """A date made of the next 1-4 tokens ("monday", "oct 7", "the 7th of october"): (day, tokens used)."""
+    """A date made of the next 1-4 tokens ("monday", "oct 7", "the 7th of october", "9" after "du"): (day, tokens used)."""
     best = None
     for count in (1, 2, 3, 4):
         if index + count > len(found):
@@ -131,9 +170,11 @@ def parse_date_phrase(found: list[re.Match], index: int, today: date) -> tuple[d
         words = [found[i].group(0) for i in range(index, index + count)]
         words[-1] = words[-1].rstrip(":,;")
         phrase = " ".join(words)
-        day = find_date(phrase, today)
-        if day is not None and day.start == 0 and day.end == len(phrase):
-            best = (day.day, count)
+        for said in (phrase, "le " + phrase) if words[0].isdigit() else (phrase,):  # "du 9 au 15": the 9th
+            day = find_date(said, today)
+            if day is not None and day.start == 0 and day.end == len(said):
+                best = (day.day, count)
+                break
     return best
 
 

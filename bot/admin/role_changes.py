@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.admin.changes import Admin, applies, undoes
+from bot.admin.changes import Admin, action_words, applies, undoes
 from bot.admin.parsing import Denied, UsageProblem
 from bot.admin.permissions import PROVINCE, staff_command
 from bot.messages import Incoming
@@ -114,7 +114,9 @@ def change_role(admin: Admin, msg: Incoming, action: dict) -> str:
         before = admin.roles.revoke(platform, user_id, action["boards"] or None)
     after = admin.roles.grant_of(platform, user_id)
     rights = admin.roles.rights(platform, user_id)
-    change = admin.record(msg, kind, target, "all", f"{kind} {target}: now {rights.describe()}", before=before)
+    change = admin.record(msg, kind, target, "all", lambda language: say(
+        "change_role", language, kind=action_words(kind, language), who=target, rights=rights.describe(language)),
+        before=before)
     admin.audit(msg, kind, target, before, after)
     return admin.say(msg, "admin_role_done", who=target, rights=rights.describe(admin.language(msg)), change=change)
 

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 from bot.admin.changes import Admin
 from bot.admin.parsing import compact, number
 from bot.admin.permissions import staff_command
+from bot.admin.vocabulary import topic_words
 from bot.messages import Incoming
 from bot.replies import say
 from bot.roles import Rights
@@ -49,7 +50,7 @@ def stats_text(store, today: date, days: int = 7, top: int = 10, boards: frozens
         lines.append("  " + say("admin_stats_none_yet", language))
     by_day: dict[str, list[str]] = {}
     for day, intent, n in rows:
-        by_day.setdefault(day, []).append(f"{intent} {n}")
+        by_day.setdefault(day, []).append(f"{topic_words(intent, language)} {n}")
     lines += [f"  {day}: " + ", ".join(parts) for day, parts in by_day.items()]
     lines.append(say("admin_stats_unanswered", language))
     found = unanswered(store, today, days, boards, low, top)

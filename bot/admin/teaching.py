@@ -6,9 +6,11 @@ import re
 
 from bot.admin.changes import Admin, applies
 from bot.admin.knowledge_changes import new_id
-from bot.admin.parsing import UsageProblem, entry_dict
+from bot.admin.parsing import ALL_WORDS, UsageProblem, entry_dict
 from bot.admin.permissions import staff_command
+from bot.admin.vocabulary import topic_words
 from bot.messages import Incoming
+from bot.replies import say, source_name
 from bot.roles import Rights
 from knowledge.model import ALL_BOARDS, Card, Source
 
@@ -18,7 +20,10 @@ TEACH_USAGE = (
     "  e.g. /teach tdsb | Are lunchrooms supervised? | Yes: lunch supervision continues at TDSB schools. "
     "| source: TDSB letter of Oct 3")
 LABELS = {"source": "source", "src": "source", "from": "source", "also": "phrasings", "phrasings": "phrasings",
-          "asked as": "phrasings", "details": "details", "more": "details", "topic": "topic"}
+          "asked as": "phrasings", "details": "details", "more": "details", "topic": "topic",
+          # French
+          "aussi": "phrasings", "formulations": "phrasings", "détails": "details", "details-fr": "details",
+          "plus": "details", "sujet": "topic"}
 
 
 def _parts(argument: str) -> list[str]:
@@ -32,7 +37,7 @@ def _boards(admin: Admin, text: str, rights: Rights) -> list[str] | None:
         return None
     boards = []
     for name in names:
-        if name == ALL_BOARDS:
+        if name in ALL_WORDS:
             boards.append(ALL_BOARDS)
             continue
         board = admin.knowledge().board(name) or admin.bot.boards.lookup(name)
@@ -85,8 +90,9 @@ def teach(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not argument.strip():
         raise UsageProblem.of("admin_teach_what")
     action = parse_teach(admin, rights, argument, admin.at(msg).date())
-    lines = [admin.say(msg, "admin_teach_preview", board=action["board"], topic=action["topic"],
-                       source=action["source"]),
+    board = admin.say(msg, "all_boards") if action["board"] == ALL_BOARDS else action["board"]
+    lines = [admin.say(msg, "admin_teach_preview", board=board, topic=topic_words(action["topic"], admin.language(msg)),
+                       source=source_name(action["source"], admin.language(msg))),
              admin.say(msg, "admin_teach_question", text=action["question"]),
              admin.say(msg, "admin_teach_answer", text=action["answer"])]
     if action["details"]:
@@ -108,7 +114,8 @@ def apply_card(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendin
                 action["answer"], action["source"], at, details=action["details"],
                 phrasings=tuple(action["phrasings"]), boards=tuple(action["boards"]), author=admin.author(msg))
     admin.store.put_card(card)
-    change = admin.record(msg, "card", card.id, action["board"], f"card: {card.question} {card.answer}")
+    change = admin.record(msg, "card", card.id, action["board"], lambda language: say(
+        "change_card", language, question=card.question, answer=card.answer))
     admin.audit(msg, "teach", action["board"], None, entry_dict(card))
     return admin.say(msg, "admin_teach_done", question=card.question, id=card.id, change=change)
 

@@ -119,6 +119,9 @@ def test_a_pack_with_a_phase_and_a_status_the_code_never_saw(settings, store, sh
     help_text = ask(settings, store, shared_matcher, "/help", at("2031-03-02T08:00:00"))
     assert "2031 lockout of school support staff" in help_text and "is there school in the afternoon?" in help_text
     assert "2019" not in help_text.split("Commands:")[0]
+    french = ask(settings, store, shared_matcher, "/aide", at("2031-03-02T08:00:00"))  # no examples_fr in the pack
+    assert "- « l'école est-elle ouverte lundi? »" in french.split("Commandes :")[0]  # generic French ones instead
+    assert "is there school in the afternoon?" not in french
 
 
 def test_validity_windows_and_the_newest_statement(store, lockout):

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from adapters.discord_bot.choices import MAX_LABEL, NOT_YOURS, choice_view, label
+from adapters.choices import NOT_YOURS
+from adapters.discord_bot.choices import MAX_LABEL, choice_view, label
 from adapters.discord_bot.client import DiscordAdapter
 from adapters.discord_bot.runner import run_discord
 from bot.messages import Reply

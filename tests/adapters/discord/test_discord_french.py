@@ -41,3 +41,16 @@ async def test_the_french_command_descriptions_come_from_the_registry(bot):
                                               discord.Locale.french, app_commands.TranslationContext(where, None))
             assert text == entry.description["fr"]
     assert dict((c.name, c.description["fr"]) for c in COMMANDS)["language"] == "Me répondre en anglais ou en français : /langue fr"
+
+
+async def test_a_failure_is_apologised_for_in_the_users_language(adapter, fake, world, bot, monkeypatch):
+    guild, parent, _, _ = world
+
+    def broken(incoming):
+        raise RuntimeError("a fault injected for the test")
+
+    monkeypatch.setattr(bot, "handle", broken)
+    await fake.interact(parent, "status", {"board": "tdsb"}, guild=guild, locale="fr")
+    [sorry] = await fake.wait_sent(1)
+    assert sorry.ephemeral and sorry.content == (
+        "Désolé, quelque chose n'a pas fonctionné de mon côté. Réessayez dans un instant, ou envoyez /help.")

@@ -7,7 +7,7 @@ from telegram_support import GROUP, PARENT, answered, free_port
 from adapters.choices import NOT_YOURS
 from adapters.telegram.choices import MAX_LABEL, keyboard, label, parse
 from bot.messages import Reply
-from tests.conftest import CLOSE_QUESTION, two_close_cards
+from tests.conftest import CLOSE_QUESTION, message, two_close_cards
 
 
 def _logged(store) -> list[str]:
@@ -54,6 +54,19 @@ async def test_in_a_group_the_press_answers_the_asker_there(fake, bot, store, tg
     assert texts[1].startswith(cards[buttons[0][0]["text"].removeprefix("1. ")].answer)
     assert offer.startswith("Do you mean:") and press["callback_query"]["id"] in fake.answered_clicks
     assert f"[picked 1: {cards[buttons[0][0]['text'].removeprefix('1. ')].id}] {CLOSE_QUESTION}" in _logged(store)
+
+
+async def test_a_french_speaking_stranger_is_told_in_french(fake, bot, store, tg_settings, running):
+    two_close_cards(store)
+    bot.set_language(message("/langue fr", user="2003", platform="telegram"), "fr")
+    async with running(bot, tg_settings, fake):
+        asked = fake.group(f"@{fake.username} {CLOSE_QUESTION}", user_id=2001)
+        await answered(fake, asked, GROUP)
+        stranger = fake.click(GROUP, 1, user_id=2003)
+        await fake.wait_confirmed(stranger)
+    told = fake.calls_to("answerCallbackQuery")[0]
+    assert told["text"] == ("Ces boutons répondent à la personne qui a posé la question. "
+                            "Posez-moi la question vous-même et je vous proposerai le choix.")
 
 
 def test_labels_fit_a_button_and_the_number_fits_callback_data():
