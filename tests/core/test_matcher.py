@@ -254,3 +254,9 @@ def test_a_message_of_one_sentence_is_found_so_without_splitting_it(bot):
     for text in texts:
         blanked = matcher._prepare(normalize(text), THU)[3]
         assert matcher.segments(blanked) == _sentences_as_split(matcher, blanked), text
+
+
+def test_a_known_word_with_an_ending_is_not_corrected_into_another_word(shared_matcher):
+    """'packing' is 'pack' + 'ing': it stays itself, not the vocabulary's 'parking' one letter away."""
+    assert "parking" not in shared_matcher._words("packing lunches")
+    assert shared_matcher._words("packing lunches")[0] == "packing"
