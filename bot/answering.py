@@ -175,10 +175,11 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
         return HANDLERS[context.topic](None, turn)
     day = turn.day or turn.today
     if context.topic == "school_status":
-        if kind == "why":
+        if kind == "why":  # why the job action first (what "why?" asks most), then why the day's status is so
+            turn.analysis.intent = "dispute_issues"
+            turn.topic = "school_status"  # the conversation stays on the day's status ("is that confirmed?")
             text = answers.why_status(knowledge, turn.board, day, now, voice=turn.voice)
-            if text:
-                return [text]
+            return [*on_dispute_issues(None, turn), *([text] if text else [])]
         else:
             return [answers.confirmed_status(knowledge, turn.board, day, turn.today, now, voice=turn.voice)]
     if kind == "why":
