@@ -391,14 +391,12 @@ def _by_workers(services: list[WithdrawnService], voice: Voice = ENGLISH) -> lis
 
 def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *, full: bool = False,
                    voice: Voice = ENGLISH) -> str:
-    lines = []
-    if board is not None:
-        lines.append(voice.say("board_posts_updates", board=board.display, website=board.website))
+    # Where official news comes from first (the board's website, this bot's alerts), then what the reports add.
+    lines = [voice.say("board_posts_updates", board=board.display, website=board.website) if board is not None
+             else voice.say("updates_where")]
     facts = facts_answer(knowledge, "updates_source", at, question, full=full, voice=voice, board=board)
     if facts:
         lines.append(facts)
-    if not lines:
-        lines.append(voice.say("website_is_official"))
     return "\n".join(lines)
 
 

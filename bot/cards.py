@@ -20,6 +20,7 @@ database handle; the intent matcher stays independent of it.
 from __future__ import annotations
 
 import itertools
+import re
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -50,6 +51,15 @@ SURE = 0.5  # the matcher's confidence from which its intent is taken as sure
 # that replace one another ("is it over?" on Sept 29, on Oct 2...) must not crowd out the visible one.
 KEPT = 32
 CLOSE = 0.03  # two cards this close, both over ACROSS_BAR, with different answers: offer the choice
+# A card about one thing (a group of workers, field trips) is asked with its name in nearly every phrasing: a
+# word in MARK_SHARE of a card's English (or French) phrasings and in the phrasings of at most MARK_CARDS cards
+# marks it, and a card whose marks are in MARK_COVER of its phrasings answers only a question sharing one of
+# its less common words ("are they on strike?" is not about ECEs). Computed when the index is prepared; a
+# question pays one set look-up per card it finds.
+MARK_SHARE = 0.2
+MARK_CARDS = 6
+MARK_COVER = 0.8
+NAMING_CARDS = 5  # a card's words in the phrasings of at most this many cards: any of them names a marked card
 
 
 class Match(NamedTuple):  # a tuple: made for every card a question finds, at a third of a dataclass's cost
@@ -66,6 +76,7 @@ class PreparedCards:
     french: tuple[bool, ...]  # phrasing -> whether it is one of the card's French texts
     idf: dict[str, float]
     postings: dict[str, list[tuple[int, float]]]  # feature -> (card position, weight)
+    marks: dict[int, frozenset[str]]  # card position -> the words one of which a question must name (cards about one thing)
 
 
 def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
@@ -88,15 +99,78 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
                 french.append(number >= len(english_texts))
         words = " ".join(prepare(matcher, t) for t in texts)
         documents.append(_features(words))
-    df = Counter(f for doc in documents for f in doc)
-    n = len(documents)
-    idf = {f: math.log((n + 1) / (c + 1)) + 1 for f, c in df.items()}
+    # A card that only brings another's answer up to date (asked the same ways) counts once with it in how
+    # common a word is: newer news on one question does not make its words look common.
+    versions = _versions(cards)
+    used: dict[str, set[str]] = {}
+    for doc, first in zip(documents, versions, strict=True):
+        for feature in doc:
+            used.setdefault(feature, set()).add(first)
+    n = len(set(versions))
+    idf = {f: math.log((n + 1) / (len(firsts) + 1)) + 1 for f, firsts in used.items()}
     postings: dict[str, list[tuple[int, float]]] = {}
     for index, doc in enumerate(documents):
         norm = math.sqrt(sum(idf[f] ** 2 for f in doc)) or 1.0
         for feature in doc:
             postings.setdefault(feature, []).append((index, idf[feature] / norm))
-    return PreparedCards(tuple(phrasings), tuple(owner), tuple(french), idf, postings)
+    asked_about = [set() if card.boards else {_singular(w) for text in (card.question, (card.fr or {}).get("question") or "")
+                                              for w in prepare(matcher, text).split()} for card in cards]
+    marks = _marks(phrasings, owner, french, _chains(cards), asked_about)
+    return PreparedCards(tuple(phrasings), tuple(owner), tuple(french), idf, postings, marks)
+
+
+def _versions(cards: list[Card]) -> list[str]:
+    """Each card's first card among those it updates with the same phrasings (the same question, newer news)."""
+    by_id = {c.id: c for c in cards}
+    firsts = []
+    for card in cards:
+        first, seen = card, {card.id}
+        while first.replaces in by_id and first.replaces not in seen and by_id[first.replaces].phrasings == first.phrasings:
+            first = by_id[first.replaces]
+            seen.add(first.id)
+        firsts.append(first.id)
+    return firsts
+
+
+def _chains(cards: list[Card]) -> list[str]:
+    """Each card's first card of its chain: the cards that replace one another answer one question."""
+    replaces = {c.id: c.replaces for c in cards}
+    firsts = []
+    for card in cards:
+        first, seen = card.id, {card.id}
+        while replaces.get(first) and replaces[first] not in seen:
+            first = replaces[first]
+            seen.add(first)
+        firsts.append(first)
+    return firsts
+
+
+def _marks(phrasings: list[str], owner: list[int], french: list[bool], chains: list[str],
+           asked_about: list[set[str]]) -> dict[int, frozenset[str]]:
+    """The words naming what each card is about (in English and in French), for the cards whose phrasings
+    nearly all name it. A word's spread counts the chains of cards (`chains`: each card's first) using it;
+    a mark is a word of the card's own question (`asked_about`: empty for a card told apart by its boards)."""
+    said: dict[int, list[tuple[bool, set[str]]]] = {}
+    for text, index, fr in zip(phrasings, owner, french, strict=True):
+        said.setdefault(index, []).append((fr, {_singular(w) for w in text.split()}))
+    used: dict[str, set[str]] = {}
+    for index, texts in said.items():
+        for words in texts:
+            for word in words[1]:
+                used.setdefault(word, set()).add(chains[index])
+    spread = {word: len(firsts) for word, firsts in used.items()}
+    marks = {}
+    for index, texts in said.items():
+        named: set[str] = set()
+        for language in (False, True):
+            own = [words for fr, words in texts if fr is language]
+            share = Counter(w for words in own for w in words)
+            named.update(w for w, n in share.items()
+                         if n >= MARK_SHARE * len(own) and spread[w] <= MARK_CARDS and w in asked_about[index])
+        if named and sum(1 for _, words in texts if words & named) >= MARK_COVER * len(texts):
+            # Any of the card's own less common words names it ("janitor", "concierge" for custodians).
+            marks[index] = frozenset(w for _, words in texts for w in words if spread[w] <= NAMING_CARDS)
+    return marks
 
 
 def cards_key(cards: list[Card]) -> str:
@@ -118,6 +192,7 @@ class CardIndex:
         self._owner = ready.owner
         self._idf = ready.idf
         self._postings = ready.postings
+        self._marks = ready.marks
         self._candidates = lru_cache(maxsize=8192)(self._candidates_uncached)
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = Moments(t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None)
@@ -137,6 +212,7 @@ class CardIndex:
         if not self.cards or not processed.strip():
             return ()
         fuzzy: dict[int, float] = {}
+        processed = _now_said_once(processed)
         query = " ".join(sorted(w for w in processed.split() if w not in _WEAK))  # as the phrasings were prepared
         view = self._views[english]
         found = process.extract(query, view.texts, scorer=fuzz.ratio, processor=None, limit=12, score_cutoff=45)
@@ -155,9 +231,12 @@ class CardIndex:
             weight = self._idf[feature] / norm
             for index, value in self._postings[feature]:
                 cosine[index] = cosine.get(index, 0.0) + weight * value
+        asked = {_singular(w) for w in processed.split()}
+        marks = self._marks
         raw = [
             (index, FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0))
             for index in set(fuzzy) | set(cosine)
+            if index not in marks or not asked.isdisjoint(marks[index])
         ]
         if len(raw) > KEPT:
             # Only a score that rounds to the KEPT-th best or higher can be kept; rounding keeps the order,
@@ -228,8 +307,17 @@ def _best_first(pair: tuple[float, int]) -> tuple[float, int]:
 
 def prepare(matcher: IntentMatcher, text: str) -> str:
     """A card text through the matcher's pipeline, without the words that carry no question."""
-    processed = matcher.prepare(normalize(text), _EXAMPLE_DAY)
+    processed = _now_said_once(matcher.prepare(normalize(text), _EXAMPLE_DAY))
     return " ".join(w for w in processed.split() if w not in _WEAK)
+
+
+_NOW = re.compile(r"\b(?:right now|currently|at the moment)\b")
+
+
+def _now_said_once(processed: str) -> str:
+    """'Right now', 'currently', 'at the moment' (French "présentement", "en ce moment" reach here as
+    "right now") all say "now": one word, so that when a question is asked weighs as little as one word."""
+    return _NOW.sub("now", processed) if "now" in processed or "current" in processed or "moment" in processed else processed
 
 
 _WEAK = FILLER - {"what", "whats", "how", "is", "are", "school", "schools", "news"}

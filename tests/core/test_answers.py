@@ -89,10 +89,11 @@ def test_every_knowledge_answer_names_a_source(say):
 
 
 # ---------------------------------------------------------------- answer first (issue 9)
-def test_eas_question_answers_yes_naming_education_assistants(say):
+def test_eas_question_says_they_are_in_the_job_action_but_still_at_work(say):
     reply = say("are EAs on strike too?")
-    assert reply.startswith("Yes")
-    assert "education assistants" in reply.split("\n")[0]
+    first = reply.split("\n")[0]
+    assert first.startswith("Education assistants (EAs) are part of CUPE's job action")
+    assert "still at work" in first and "Monday, Oct. 7" in first
     assert "Source: " in reply
 
 

@@ -17,6 +17,7 @@ def _scored_one_by_one(index: cards.CardIndex, ready: cards.PreparedCards, proce
     """The index's scores with every phrasing scored where it stands, shared or not (English ones only
     for an English question)."""
     fuzzy: dict[int, float] = {}
+    processed = cards._now_said_once(processed)
     query = " ".join(sorted(w for w in processed.split() if w not in cards._WEAK))
     places = [at for at, french in enumerate(ready.french) if not (english and french)]
     for _, similarity, at in process.extract(query, [ready.phrasings[at] for at in places], scorer=fuzz.ratio,
@@ -30,8 +31,9 @@ def _scored_one_by_one(index: cards.CardIndex, ready: cards.PreparedCards, proce
         weight = ready.idf[feature] / norm
         for i, value in ready.postings[feature]:
             cosine[i] = cosine.get(i, 0.0) + weight * value
+    asked = {cards._singular(w) for w in processed.split()}
     raw = [(i, cards.FUZZ_WEIGHT * fuzzy.get(i, 0.0) + cards.TFIDF_WEIGHT * cosine.get(i, 0.0))
-           for i in set(fuzzy) | set(cosine)]
+           for i in set(fuzzy) | set(cosine) if i not in ready.marks or asked & ready.marks[i]]
     scored = sorted(((i, round(value, 4)) for i, value in raw), key=lambda pair: pair[1], reverse=True)
     return tuple(scored[:cards.KEPT])
 
