@@ -120,11 +120,12 @@ class IntentMatcher:
         self.vocabulary = frozenset(w for w in vocabulary if not w.isdigit())
         boards.protect(self.vocabulary)
         self._speller = NearestWord(w for w in self.vocabulary if len(w) >= 3 and w.isalpha())
-        phrases = sorted((k for k in data.slang if " " in k), key=len, reverse=True)
-        self._slang_phrases = (
-            re.compile(r"\b(?:" + "|".join(map(re.escape, phrases)) + r")\b") if phrases else None
-        )
-        self._slang_starts = frozenset(p.split(" ", 1)[0] for p in phrases)  # no such word: no phrase to look for
+        # Multi-word slang ("il y a"): each first word with the most words a phrase starting with it has.
+        self._slang_starts: dict[str, int] = {}
+        for phrase in data.slang:
+            words = phrase.split(" ")
+            if len(words) > 1:
+                self._slang_starts[words[0]] = max(self._slang_starts.get(words[0], 0), len(words))
         self._words_cached = lru_cache(maxsize=4096)(self._words_uncached)
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
@@ -184,10 +185,21 @@ class IntentMatcher:
     def _tokens(self, text: str) -> list[str]:
         """Words without apostrophes (French elisions split), with multi-word slang ("il y a") replaced."""
         words = [w for word in _WORD.findall(text) for w in self._unelided(word)]
-        if self._slang_phrases is None or self._slang_starts.isdisjoint(words):
+        starts = self._slang_starts
+        if starts.keys().isdisjoint(words):
             return words
-        joined = self._slang_phrases.sub(lambda m: self.data.slang[m.group(0)], " ".join(words))
-        return joined.split()
+        slang, out, i = self.data.slang, [], 0
+        while i < len(words):  # left to right, the longest phrase first; a replacement is not read again
+            for k in range(min(starts.get(words[i], 0), len(words) - i), 1, -1):
+                meaning = slang.get(" ".join(words[i : i + k]))
+                if meaning is not None:
+                    out.extend(meaning.split())
+                    i += k
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        return out
 
     def _words(self, text: str, *, correct: bool = True) -> tuple[str, ...]:
         """Words with slang expanded and (unless correct=False) misspellings corrected (cached, so never changed)."""
