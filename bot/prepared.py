@@ -41,13 +41,17 @@ def cache_dir_for(database_path: str) -> Path | None:
 
 @functools.cache
 def code_digest(*packages: str) -> bytes:
-    """A digest of every Python source file of these (imported) packages and of the Python version."""
+    """A digest of every Python source file of these (imported) packages and of the Python version.
+
+    Each file counts by its path, size and modification time, as Python's own bytecode cache
+    checks its sources: any edit or reinstall changes them, and nothing is read but the directory.
+    """
     h = hashlib.sha256(sys.version.encode())
     for package in packages:
         for directory in sys.modules[package].__path__:
             for path in sorted(Path(directory).rglob("*.py")):
-                h.update(str(path.relative_to(directory)).encode() + b"\0")
-                h.update(path.read_bytes())
+                stat = path.stat()
+                h.update(f"{path.relative_to(directory)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
     return h.digest()
 
 
