@@ -80,8 +80,13 @@ class Store(PeopleRecords):
 
     # ---------------------------------------------------------------- schema
     def _create_tables(self) -> None:
-        """Create or migrate every table, in one write transaction (safe when several processes start at once)."""
+        """Create or migrate every table, in one write transaction (safe when several processes start at once).
+
+        A database already at this version (every start but the first) is only read: no write lock."""
         with self.lock:
+            if schema.version_of(self.conn) == schema.VERSION:
+                self.identity = self._identity()
+                return
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 schema.migrate(self.conn, self.path)

@@ -155,3 +155,13 @@ def test_a_version_6_outbox_is_upgraded_to_languages_and_finishes_what_it_had(tm
     outbox = Outbox(store)
     assert outbox.audience("tdsb") == ({"test": 2}, {"en": 1, "fr": 1})  # the French user, remembered before
     store.close()
+
+
+def test_opening_a_database_at_this_version_writes_nothing(tmp_path):
+    """Every start but the first only reads the schema: no write lock, no row written (a quick `ask`)."""
+    path = str(tmp_path / "s.db")
+    open_store(path).close()
+    again = open_store(path)
+    assert again.conn.total_changes == 0
+    assert schema.version_of(again.conn) == schema.VERSION
+    again.close()
