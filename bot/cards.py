@@ -20,8 +20,8 @@ database handle; the intent matcher stays independent of it.
 from __future__ import annotations
 
 import itertools
-import re
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime

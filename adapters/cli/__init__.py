@@ -22,10 +22,12 @@ from bot.settings import SettingsError
 from knowledge.loading import LoadError
 from knowledge.records import DatabaseGone
 
-REGISTRARS = (questions.register, kb.register, platforms.register, staff.register, roles.register)
+GROUPS = (questions, kb, platforms, staff, roles)  # each: register(sub, common) and the COMMANDS it adds
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (given a known `command`) the parser with only that command's group: building
+    all twenty subcommands costs a few milliseconds that `schoolbot ask` should not pay."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", help="settings file (default: $SCHOOLBOT_CONFIG, else ./schoolbot.toml if present)")
     common.add_argument("--db", help="database file (overrides [database] path; created on first use)")
@@ -35,14 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Answers parents' questions during school job action, on Telegram, Discord and the console.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for register in REGISTRARS:
-        register(sub, common)
+    for group in GROUPS:
+        if command is None or command in group.COMMANDS:
+            group.register(sub, common)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    known = {name for group in GROUPS for name in group.COMMANDS}
+    parser = build_parser(argv[0] if argv and argv[0] in known else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

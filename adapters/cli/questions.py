@@ -122,6 +122,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+COMMANDS = ('chat', 'ask', 'eval')  # the subcommands register() adds
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("chat", parents=[common], help="chat with the bot in this terminal (no token needed)")
     p.add_argument("--now", help="the clock, ISO 8601, e.g. 2019-10-03T09:00:00-04:00 (default: now)")

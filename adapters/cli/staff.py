@@ -281,6 +281,8 @@ def cmd_deliver(args: argparse.Namespace) -> int:
     return 0
 
 
+COMMANDS = ('broadcast', 'deliveries', 'deliver')  # the subcommands register() adds
+
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("broadcast", parents=[common], help="send an update to a board's subscribers (through the outbox)")
     p.add_argument("--board", required=True, help="board id (tdsb) or 'all'")

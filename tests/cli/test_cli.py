@@ -325,3 +325,22 @@ def test_kb_list_says_which_disputes_ended(capsys, db):
     assert code == 0
     assert next(line for line in lines if "cupe-2022-walkout" in line).endswith("walkout (ended 2022-11-20)")
     assert "ended" not in next(line for line in lines if "cupe-2019" in line)
+
+
+def test_each_command_group_declares_the_commands_it_registers():
+    """`schoolbot ask` builds only its own group's parser: each group's COMMANDS must be exactly what it adds."""
+    import argparse
+
+    from adapters import cli
+
+    for group in cli.GROUPS:
+        sub = argparse.ArgumentParser().add_subparsers()
+        group.register(sub, argparse.ArgumentParser(add_help=False))
+        assert tuple(sub.choices) == group.COMMANDS, group.__name__
+    assert "ask" in cli.build_parser("ask")._subparsers._group_actions[0].choices
+
+
+def test_a_known_command_still_gets_its_own_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["ask", "--help"])
+    assert "--now" in capsys.readouterr().out
