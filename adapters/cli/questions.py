@@ -119,6 +119,10 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if args.min_reply_words is not None and checked and words < args.min_reply_words:
         print(f"FAILED: reply words {words:.3f} is below {args.min_reply_words:.3f}", file=sys.stderr)
         return 1
+    front, checked = report.up_front()
+    if args.min_up_front is not None and checked and front < args.min_up_front:
+        print(f"FAILED: answer up front {front:.3f} is below {args.min_up_front:.3f}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -141,5 +145,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("file", help="e.g. ../shared/devset/questions.jsonl")
     p.add_argument("--min-accuracy", type=float, help="exit 1 when intent accuracy is below this")
     p.add_argument("--min-reply-words", type=float, help="exit 1 when the reply-words pass rate is below this")
+    p.add_argument("--min-up-front", type=float,
+                   help="exit 1 when the share of replies with their words in the first 160 characters is below this")
     p.add_argument("--errors", type=int, default=0, metavar="N", help="also list the first N wrong answers")
     p.set_defaults(func=cmd_eval)
