@@ -118,7 +118,7 @@ class BoardFinder:
         ("and the catholic one?" after Peel: Dufferin-Peel Catholic; "et le catholique?" after CEPEO: CECCE).
         A kind the message does not name stays the board's own. None when it names no kind or the same one."""
         board = self.boards.get(board_id)
-        words = {w for w, _, _ in _words(text)}
+        words = set(_WORD.findall(text))
         if board is None or not board.municipalities or not words & (
                 CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | PUBLIC_WORDS):
             return None

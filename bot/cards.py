@@ -221,20 +221,24 @@ class CardIndex:
         if len(best) > len(found):
             best.sort(key=_best_first)
             del best[12:]
+        owners = self._owner
         for similarity, place in best:
-            owner = self._owner[place]
+            owner = owners[place]
             fuzzy[owner] = max(fuzzy.get(owner, 0.0), similarity / 100)
-        features = {f for f in _features(processed) if f in self._idf}
-        norm = math.sqrt(sum(self._idf[f] ** 2 for f in features)) or 1.0
+        idf, postings = self._idf, self._postings
+        features = {f for f in _features(processed) if f in idf}
+        norm = math.sqrt(sum(idf[f] ** 2 for f in features)) or 1.0
         cosine: dict[int, float] = {}
+        add = cosine.get
         for feature in features:
-            weight = self._idf[feature] / norm
-            for index, value in self._postings[feature]:
-                cosine[index] = cosine.get(index, 0.0) + weight * value
+            weight = idf[feature] / norm
+            for index, value in postings[feature]:
+                cosine[index] = add(index, 0.0) + weight * value
         asked = {_singular(w) for w in processed.split()}
         marks = self._marks
+        fuzzy_of = fuzzy.get
         raw = [
-            (index, FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0))
+            (index, FUZZ_WEIGHT * fuzzy_of(index, 0.0) + TFIDF_WEIGHT * add(index, 0.0))
             for index in set(fuzzy) | set(cosine)
             if index not in marks or not asked.isdisjoint(marks[index])
         ]

@@ -53,8 +53,19 @@ class Context:
             return cls()
 
     def to_memory(self) -> dict | None:
-        data = {name: list(value) if isinstance(value, list) else value
-                for name, value in zip(_NAMES, _VALUES(self)) if value not in _EMPTY}
+        data = {}
+        for name, value in zip(_NAMES, _VALUES(self)):
+            if value is None:
+                continue
+            kind = type(value)
+            if kind is str or kind is bool:  # kept unless "" or False, as `value not in _EMPTY` says for them
+                if value:
+                    data[name] = value
+            elif kind is list:
+                if value:
+                    data[name] = list(value)
+            elif value not in _EMPTY:  # anything else read from memory: the general rule
+                data[name] = list(value) if isinstance(value, list) else value
         return data or None
 
     def _age(self, stamp: str | None, now: datetime) -> timedelta | None:
