@@ -25,7 +25,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import lru_cache
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
@@ -193,7 +192,8 @@ class CardIndex:
         self._idf = ready.idf
         self._postings = ready.postings
         self._marks = ready.marks
-        self._candidates = lru_cache(maxsize=8192)(self._candidates_uncached)
+        self._marked = frozenset().union(*self._marks.values())  # every word that names a marked card
+        self._read: dict[tuple[str, frozenset[str], bool], tuple[Match, ...]] = {}  # see _candidates
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = Moments(t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None)
         self._visible_in: dict[int, frozenset[str]] = {}
@@ -261,6 +261,19 @@ class CardIndex:
                 self._found.clear()
             found = self._found[key] = self._find(processed, english, at, board)
         return list(found)
+
+    def _candidates(self, processed: str, english: bool) -> tuple[Match, ...]:
+        """The cards worth a look (cached per what the scores read of the question: its words but the weak
+        ones, after "right now" reads "now", and those of its words that name a marked card)."""
+        said = _now_said_once(processed)
+        words = said.split()
+        key = (" ".join([w for w in words if w not in _WEAK]), self._marked.intersection(map(_singular, words)), english)
+        found = self._read.get(key)
+        if found is None:
+            if len(self._read) >= 8192:
+                self._read.clear()
+            found = self._read[key] = self._candidates_uncached(processed, english)
+        return found
 
     def _candidates_uncached(self, processed: str, english: bool) -> tuple[Match, ...]:
         """The cards worth a look, best first, before the question's time and board choose among them (cached)."""
