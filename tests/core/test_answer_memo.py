@@ -28,7 +28,9 @@ def _both(function, knowledge, *args, language="en", **kwargs):
 def test_kept_answers_are_the_composed_ones(store):
     knowledge = store.knowledge()
     questions = ["", "when does the strike start", "list all the dates", "are the custodians still cleaning",
-                 "quand commence la grève", "what about the talks"]
+                 "quand commence la grève", "what about the talks", "so what about the talks today",
+                 "is there a deal", "how did the vote go", "are the eas and custodians working", "les concierges?",
+                 "when can they strike", "when did the talks break down", "which services stopped"]
     for language in ("en", "fr"):
         for when in (at(1), THURSDAY, at(7, 15), at(30)):
             for full in (False, True):
