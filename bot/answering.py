@@ -12,7 +12,7 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answers, conversation, replies, timeliness
+from bot import answer_memo, answers, conversation, replies, timeliness
 from bot.boards import CATHOLIC_WORDS, ENGLISH_WORDS, FRENCH_WORDS, PUBLIC_WORDS, BoardMention
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
@@ -37,7 +37,7 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
     if turn.meta.get("choices"):
         return [_offer(turn)]
     if turn.card is not None:
-        texts = [answers.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full, voice=turn.voice,
+        texts = [answer_memo.card_answer(turn.knowledge, turn.card, turn.msg.time, full=turn.full, voice=turn.voice,
                                      question=turn.question)]
         if turn.board is not None and turn.card.topic in _BOARD_LINES and not _names(texts[0], turn.board):
             texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
@@ -76,7 +76,7 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
                 turn.card, analysis.intent = card, card.topic
                 bot.log_pick(turn, number, card)
                 context.stop_waiting()
-                return [answers.card_answer(turn.knowledge, card, now, voice=turn.voice)]
+                return [answer_memo.card_answer(turn.knowledge, card, now, voice=turn.voice)]
     if context.waiting("board", now):
         texts = _board_given(bot, turn)
         if texts is not None:
@@ -166,7 +166,7 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
         turn.full = True
         if card is not None:
             turn.card = card
-            rest = answers.card_answer(knowledge, card, now, full=True, voice=turn.voice)
+            rest = answer_memo.card_answer(knowledge, card, now, full=True, voice=turn.voice)
             if card.topic in HANDLERS and card.topic not in ("unknown", "school_status"):
                 turn.card = None
                 rest += "\n\n" + HANDLERS[card.topic](None, turn)[0]
@@ -229,25 +229,25 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
         return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time, voice=turn.voice)]
     # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
     full = turn.full or analysis.command == "status"
-    return [answers.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full,
+    return [answer_memo.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full,
                                   voice=turn.voice)]
 
 
 def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
-    text = answers.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full, voice=turn.voice,
+    text = answer_memo.facts_answer(turn.knowledge, topic, turn.msg.time, turn.question, full=turn.full, voice=turn.voice,
                                 board=turn.board)
     return [text or turn.voice.say(empty)]
 
 
 def on_strike_dates(bot: Bot | None, turn: Turn) -> list[str]:
-    text = (answers.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full, voice=turn.voice)
-            or answers.facts_answer(turn.knowledge, "strike_dates", turn.msg.time, turn.question, full=turn.full,
+    text = (answer_memo.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full, voice=turn.voice)
+            or answer_memo.facts_answer(turn.knowledge, "strike_dates", turn.msg.time, turn.question, full=turn.full,
                                     voice=turn.voice))
     return [text or turn.voice.say("no_dates")]
 
 
 def on_withdrawn_services(bot: Bot | None, turn: Turn) -> list[str]:
-    text = answers.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full,
+    text = answer_memo.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full,
                                       voice=turn.voice)
     return [text or turn.voice.say("no_services")]
 
@@ -340,7 +340,7 @@ def _status_speaking_of(turn: Turn, keywords: tuple[str, ...]) -> str | None:
     said = f" {' '.join(_WORDS.findall(normalize(turn.voice.text(status, 'summary'))))} "
     if not any(f" {' '.join(_WORDS.findall(normalize(k)))} " in said for k in keywords):
         return None
-    return answers.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=True,
+    return answer_memo.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=True,
                                  voice=turn.voice)
 
 

@@ -245,7 +245,7 @@ def _boards_named(knowledge: Knowledge, text: str) -> frozenset[str]:
 # Topics where a newer timeline event may overtake a card's answer, and the kinds of event that can:
 # a deal overtakes "is there a deal?", a board closing its schools does not.
 _SETTLING = {"deal", "called_off", "return_to_work", "law_passed", "law_repealed"}
-_OVERTAKEN_BY = {
+OVERTAKEN_BY = {
     "negotiations": frozenset(_SETTLING | {"bargaining"}),
     "strike_dates": frozenset(_SETTLING | {"strike_notice", "full_strike_start", "work_to_rule_start",
                                            "legal_strike_position", "schools_closed", "schools_reopen"}),
@@ -261,7 +261,7 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
     published after the card comes first: the card's answer may be overtaken.
     """
     lang = voice.language
-    kinds = _OVERTAKEN_BY.get(card.topic)
+    kinds = OVERTAKEN_BY.get(card.topic)
     if at is not None and kinds:
         asked = words_of(question) if question else None
         newer = [e for e in knowledge.events(at) if e.published > card.published and e.kind in kinds

@@ -118,7 +118,7 @@ class BoardFinder:
         ("and the catholic one?" after Peel: Dufferin-Peel Catholic; "et le catholique?" after CEPEO: CECCE).
         A kind the message does not name stays the board's own. None when it names no kind or the same one."""
         board = self.boards.get(board_id)
-        words = {w for w, _, _ in _words(text)}
+        words = set(_WORD.findall(text))
         if board is None or not board.municipalities or not words & (
                 CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | PUBLIC_WORDS):
             return None
@@ -173,6 +173,14 @@ class BoardFinder:
             return spans[first].start(), spans[last].end()
 
         starts, named, places, protected = self._starts, self.named, self.places, self.protected
+        if starts.keys().isdisjoint(token_set):  # no name or place starts here: the first misspelt one, if any
+            for i, token in enumerate(tokens):
+                if len(token) >= 4 and token not in protected and not token.isdigit():
+                    key = self._speller.find(token)
+                    if key is not None:
+                        board_id = named[key][0] if key in named else self._choose_place(places[key], catholic, french)
+                        return BoardMention(board_id, *span(i, i), "fuzzy")
+            return None
         place: BoardMention | None = None
         fuzzy: BoardMention | None = None
         i = 0

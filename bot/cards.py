@@ -25,7 +25,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import lru_cache
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
@@ -193,7 +192,8 @@ class CardIndex:
         self._idf = ready.idf
         self._postings = ready.postings
         self._marks = ready.marks
-        self._candidates = lru_cache(maxsize=8192)(self._candidates_uncached)
+        self._marked = frozenset().union(*self._marks.values())  # every word that names a marked card
+        self._read: dict[tuple[str, frozenset[str], bool], tuple[Match, ...]] = {}  # see _candidates
         # Which cards are visible changes only at these moments: one look-up per span between them.
         self._moments = Moments(t for c in self.cards for t in (c.published, c.valid_until, c.retracted) if t is not None)
         self._visible_in: dict[int, frozenset[str]] = {}
@@ -221,20 +221,24 @@ class CardIndex:
         if len(best) > len(found):
             best.sort(key=_best_first)
             del best[12:]
+        owners = self._owner
         for similarity, place in best:
-            owner = self._owner[place]
+            owner = owners[place]
             fuzzy[owner] = max(fuzzy.get(owner, 0.0), similarity / 100)
-        features = {f for f in _features(processed) if f in self._idf}
-        norm = math.sqrt(sum(self._idf[f] ** 2 for f in features)) or 1.0
+        idf, postings = self._idf, self._postings
+        features = {f for f in _features(processed) if f in idf}
+        norm = math.sqrt(sum(idf[f] ** 2 for f in features)) or 1.0
         cosine: dict[int, float] = {}
+        add = cosine.get
         for feature in features:
-            weight = self._idf[feature] / norm
-            for index, value in self._postings[feature]:
-                cosine[index] = cosine.get(index, 0.0) + weight * value
+            weight = idf[feature] / norm
+            for index, value in postings[feature]:
+                cosine[index] = add(index, 0.0) + weight * value
         asked = {_singular(w) for w in processed.split()}
         marks = self._marks
+        fuzzy_of = fuzzy.get
         raw = [
-            (index, FUZZ_WEIGHT * fuzzy.get(index, 0.0) + TFIDF_WEIGHT * cosine.get(index, 0.0))
+            (index, FUZZ_WEIGHT * fuzzy_of(index, 0.0) + TFIDF_WEIGHT * add(index, 0.0))
             for index in set(fuzzy) | set(cosine)
             if index not in marks or not asked.isdisjoint(marks[index])
         ]
@@ -257,6 +261,19 @@ class CardIndex:
                 self._found.clear()
             found = self._found[key] = self._find(processed, english, at, board)
         return list(found)
+
+    def _candidates(self, processed: str, english: bool) -> tuple[Match, ...]:
+        """The cards worth a look (cached per what the scores read of the question: its words but the weak
+        ones, after "right now" reads "now", and those of its words that name a marked card)."""
+        said = _now_said_once(processed)
+        words = said.split()
+        key = (" ".join([w for w in words if w not in _WEAK]), self._marked.intersection(map(_singular, words)), english)
+        found = self._read.get(key)
+        if found is None:
+            if len(self._read) >= 8192:
+                self._read.clear()
+            found = self._read[key] = self._candidates_uncached(processed, english)
+        return found
 
     def _candidates_uncached(self, processed: str, english: bool) -> tuple[Match, ...]:
         """The cards worth a look, best first, before the question's time and board choose among them (cached)."""

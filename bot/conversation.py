@@ -12,6 +12,7 @@ answer.
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
@@ -53,9 +54,17 @@ class Context:
 
     def to_memory(self) -> dict | None:
         data = {}
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if value not in _EMPTY:
+        for name, value in zip(_NAMES, _VALUES(self)):
+            if value is None:
+                continue
+            kind = type(value)
+            if kind is str or kind is bool:  # kept unless "" or False, as `value not in _EMPTY` says for them
+                if value:
+                    data[name] = value
+            elif kind is list:
+                if value:
+                    data[name] = list(value)
+            elif value not in _EMPTY:  # anything else read from memory: the general rule
                 data[name] = list(value) if isinstance(value, list) else value
         return data or None
 
@@ -97,6 +106,8 @@ class Context:
 
 
 _FIELDS = frozenset(Context.__slots__)
+_NAMES = Context.__slots__
+_VALUES = attrgetter(*_NAMES)  # every field's value in one call, in the order of _NAMES
 
 
 # ------------------------------------------------------------------ short turns

@@ -34,14 +34,15 @@ class CentroidIndex:
                 self.postings[feature].append((intent, value / norm))
 
     def cosine(self, text: str) -> dict[str, float]:
-        query = {f: self.idf[f] for f in _features(text) if f in self.idf}
+        idf, postings = self.idf, self.postings
+        query = {f: idf[f] for f in _features(text) if f in idf}
         scores = dict.fromkeys(INTENTS, 0.0)
         norm = math.sqrt(sum(v * v for v in query.values()))
         if not norm:
             return scores
         for feature, weight in query.items():
             share = weight / norm
-            for intent, value in self.postings[feature]:
+            for intent, value in postings[feature]:
                 scores[intent] += share * value
         return scores
 

@@ -112,6 +112,11 @@ def _votes(lowered: str) -> tuple[int, int, int]:
     return french, english, grammar
 
 
+@lru_cache(maxsize=16384)  # a message is read by the reply's language and by the matcher
+def _text_votes(text: str) -> tuple[int, int, int]:
+    return _votes(_lowered(text))
+
+
 def detect(text: str, min_votes: int = 2) -> str | None:
     """'fr', 'en', or None when the message does not say clearly (keep the user's language).
 
@@ -120,7 +125,7 @@ def detect(text: str, min_votes: int = 2) -> str | None:
     language is not known yet, pass min_votes=1. Two French grammar words make a
     mixed message French even when its English words are more ("c'est quoi le work to rule").
     """
-    french, english, grammar = _votes(_lowered(text))
+    french, english, grammar = _text_votes(text) if len(text) <= 500 else _votes(_lowered(text))
     if (french > english or grammar >= 2) and french >= min_votes:
         return "fr"
     if english > french and english >= min_votes:

@@ -50,6 +50,9 @@ _COMMAND_NAME = re.compile(r"\s*/([a-z_]+)")
 
 def _command_name(text: str) -> str | None:
     """'desabonner' for '/désabonner@schoolbot'; None when the message is no command."""
+    head = text[:40]
+    if "/" not in head and head.isascii():  # normalising ASCII text makes no "/": no command, nothing to normalise
+        return None
     found = _COMMAND_NAME.match(normalize(text, 40))
     return found.group(1) if found else None
 

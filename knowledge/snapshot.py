@@ -127,6 +127,11 @@ class Knowledge:
                 for t in (getattr(e, n) for n in names) if t is not None)
         return moments.after(at)
 
+    def span(self, query: str, at: datetime) -> int:
+        """Which span `at` falls in for a query ("events", "statuses", "facts", "services"): what it finds is
+        the same anywhere in one span (for "services", on one calendar day)."""
+        return self._span(query, at)
+
     @property
     def _headers(self) -> list:
         return list(self.packs.values())

@@ -52,3 +52,29 @@ def test_shared_phrasings_change_nothing(bot, store):
         if processed.strip():
             for english in (False, True):
                 assert index._score_uncached(processed, english) == _scored_one_by_one(index, ready, processed, english), text
+
+
+def test_questions_kept_as_one_score_alike(bot, store):
+    """The candidates are kept per the words the scores read (weak words and "right now" aside, and the words
+    naming a marked card): every question read alike scores alike."""
+    index = bot.card_index(store.knowledge())
+    texts = ["is there a deal", "so is there a deal", "ok is there a deal please", "is there a deal right now",
+             "is there a deal now", "are EAs working", "are the EAs working", "are they working", "pls are they working",
+             "are the custodians cleaning", "so are the custodians cleaning", "what about the zorblax helpers"]
+    for name in ("answers_dev.jsonl", "en_dev2.jsonl", "fr_dev2.jsonl"):
+        path = Path(__file__).parents[1] / "data" / name
+        for line in path.read_text().splitlines():
+            if line.strip():
+                text = json.loads(line)["text"]
+                texts += [text, f"so {text}", f"ok {text} please", f"{text} right now"]
+    read: dict[tuple, tuple] = {}
+    for text in texts:
+        processed = bot.matcher.prepare(normalize(text), date(2019, 10, 3))
+        for english in (False, True):
+            said = cards._now_said_once(processed).split()
+            key = (" ".join(w for w in said if w not in cards._WEAK),
+                   index._marked.intersection(cards._singular(w) for w in said), english)
+            scores = index._score_uncached(processed, english)
+            assert read.setdefault(key, scores) == scores, text
+            assert index._candidates(processed, english) == index._candidates_uncached(processed, english), text
+    assert len(read) < len(texts) * 2  # some questions were read alike
