@@ -17,7 +17,7 @@ from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
 from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape, source_name
-from bot.timeliness import phase_heading, phase_order
+from bot.timeliness import phase_begun, phase_heading, phase_name, phase_order
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent, WithdrawnService
 from knowledge.packs import BUILTIN_STATUSES, IN_PERSON_STATUSES
 from knowledge.snapshot import Knowledge
@@ -348,8 +348,12 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     if named and not full:  # "are the custodians still cleaning?": the items asked about
         named.sort(key=lambda s: -overlap(asked, _service_words(s, voice)))
         first, *more = named[:3]
-        lead = voice.say("service_stopped", phase=phase_heading(knowledge, first, lang),
-                         workers=voice.text(first, "workers"), service=voice.text(first, "service"))
+        if phase_begun(knowledge, first, at) is False:  # announced for a phase still to come: nothing stopped yet
+            lead = voice.say("service_stopped_planned", phase=phase_name(knowledge, first, lang),
+                             workers=voice.text(first, "workers"), service=voice.text(first, "service"))
+        else:
+            lead = voice.say("service_stopped", phase=phase_heading(knowledge, first, lang),
+                             workers=voice.text(first, "workers"), service=voice.text(first, "service"))
         support = [voice.say("also_service", workers=voice.text(s, "workers"), service=voice.text(s, "service")) for s in more]
         return shape(lead, support, cite_many(knowledge, named[:3], lang))
     by_phase: dict[str, list[WithdrawnService]] = {}
@@ -362,14 +366,21 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
             if number == 0:
                 items = "; ".join(f"{voice.text(s, 'workers')}{voice.colon}{voice.text(s, 'service')}"
                                   for s in by_phase[phase][-3:])
-                lines.append(voice.say("phase_examples", heading=heading, items=items))
+                if phase_begun(knowledge, by_phase[phase][0], at) is False:
+                    lines.append(voice.say("phase_examples_planned", items=items,
+                                           phase=phase_name(knowledge, by_phase[phase][0], lang)))
+                else:
+                    lines.append(voice.say("phase_examples", heading=heading, items=items))
             else:
                 lines.append(voice.say("phase_first_item", heading=heading, item=voice.text(by_phase[phase][0], "service")))
         lines.append(voice.say("send_more"))
         return shape(lines[0], lines[1:], cite_many(knowledge, services, lang))
     lines = []
     for phase in phase_order(knowledge, list(by_phase)):
-        lines.append(voice.say("phase_list_title", heading=phase_heading(knowledge, by_phase[phase][0], lang)))
+        if phase_begun(knowledge, by_phase[phase][0], at) is False:
+            lines.append(voice.say("phase_list_title_planned", phase=phase_name(knowledge, by_phase[phase][0], lang)))
+        else:
+            lines.append(voice.say("phase_list_title", heading=phase_heading(knowledge, by_phase[phase][0], lang)))
         lines.extend(_by_workers(by_phase[phase], voice))
     ended = knowledge.services_ended(at)
     if ended:

@@ -60,6 +60,14 @@ def phase_name(knowledge: Knowledge, service, language: str = "en") -> str:
     return phase.name_fr if language == "fr" and phase.name_fr else phase.name
 
 
+def phase_begun(knowledge: Knowledge, service, at: datetime) -> bool | None:
+    """Whether a service's phase had begun at `at` by its pack's phase dates (None: the pack gives no start)."""
+    phase = pack_of(knowledge, service).phase(service.phase)
+    if phase is None or phase.start is None:
+        return None
+    return phase.start <= at.date()
+
+
 def phase_heading(knowledge: Knowledge, service, language: str = "en") -> str:
     """'During the work-to-rule' (the lead of a line about a phase's services)."""
     return say("phase_heading", language, phase=phase_name(knowledge, service, language))
