@@ -12,10 +12,10 @@ answer.
 from __future__ import annotations
 
 import re
-from operator import attrgetter
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
+from operator import attrgetter
 
 CONTEXT_TTL = timedelta(minutes=10)  # follow-ups ("what about tuesday?") lean on the last question this long
 PENDING_TTL = timedelta(minutes=30)  # an answer to "which board?" is still taken this long
