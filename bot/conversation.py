@@ -54,7 +54,7 @@ class Context:
 
     def to_memory(self) -> dict | None:
         data = {}
-        for name, value in zip(_NAMES, _VALUES(self)):
+        for name, value in zip(_NAMES, _VALUES(self), strict=True):
             if value is None:
                 continue
             kind = type(value)
