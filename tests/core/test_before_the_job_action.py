@@ -36,3 +36,9 @@ def test_services_announced_for_a_phase_to_come_have_not_stopped(say):
         "Nothing has stopped yet. If the work-to-rule begins, workers plan to stop some tasks, for example:")
     assert first(say, "quels services sont arrêtés?", at(9, 6)).startswith("Rien n'est encore arrêté.")
     assert first(say, "what stopped", at(9, 30, 8)).startswith("During the work-to-rule, workers stopped")
+
+
+def test_school_is_open_before_any_job_action_but_not_promised_past_the_legal_date(say):
+    """Sept. 6: no job action yet, so Monday is open; Sept. 23 (the earliest legal date) is not confirmed."""
+    assert first(say, "is school open monday in peel", at(9, 6)).startswith("Peel DSB, Monday, September 9: open")
+    assert first(say, "is school open sept 23 in peel", at(9, 6)).startswith("I have no confirmed information")
