@@ -131,9 +131,12 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime,
     so a phone's preview holds both; then the news behind it and what boards said.
     """
     lang = voice.language
-    day = next_school_day(day)
-    when = describe_day(day, today, lang)
     lines = []
+    if day.weekday() >= 5:  # "is school open tomorrow?" on a Friday: say so, then the next school day
+        asked, day = day, next_school_day(day)
+        lines.append(voice.say("weekend", asked=_capital(describe_day(asked, today, lang)),
+                               day=describe_day(day, today, lang)))
+    when = describe_day(day, today, lang)
     said: dict[str, list[str]] = {}
     for board_id in sorted(knowledge.boards_with_status(at) - {ALL_BOARDS}):
         board = knowledge.board(board_id)

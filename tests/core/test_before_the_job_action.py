@@ -42,3 +42,10 @@ def test_school_is_open_before_any_job_action_but_not_promised_past_the_legal_da
     """Sept. 6: no job action yet, so Monday is open; Sept. 23 (the earliest legal date) is not confirmed."""
     assert first(say, "is school open monday in peel", at(9, 6)).startswith("Peel DSB, Monday, September 9: open")
     assert first(say, "is school open sept 23 in peel", at(9, 6)).startswith("I have no confirmed information")
+
+
+def test_tomorrow_on_a_friday_with_no_board_says_it_is_the_weekend_first(say):
+    reply = say("is school open tomorrow?", at=at(10, 4)).split("\n")
+    assert reply[0] == ("Tomorrow, Saturday, October 5 is on the weekend, so there is no school. "
+                        "The next school day is Monday, October 7.")
+    assert reply[1].startswith("Monday, October 7, province-wide: not confirmed")
