@@ -124,6 +124,9 @@ _SOCIAL = {
             "thank you bye", "ok bye", "thanks goodbye"},
 }
 _PUNCT = re.compile(r"[^\w\s']+")
+_SHORT = {"ty": "thanks", "thx": "thanks", "tks": "thanks", "thnx": "thanks", "thanx": "thanks", "tysm": "thanks",
+          "k": "ok", "kk": "ok", "okay": "ok", "hii": "hi", "heyy": "hey"}  # as typed -> as the lists hold it
+_LEADING = frozenset({"ok", "oh", "ah", "alright", "cool", "great", "perfect", "awesome", "right", "well"})
 
 
 @lru_cache(maxsize=16384)  # each short-turn reading starts from it
@@ -138,8 +141,10 @@ def social_turn(norm: str) -> str | None:
     for suffix in (" again", " bot", " schoolbot", " so much", " a lot", " everyone", " all"):
         if text.endswith(suffix) and len(text) > len(suffix):
             text = text[: -len(suffix)]
-    text = {"ty": "thanks", "thx": "thanks", "tks": "thanks", "thnx": "thanks", "thanx": "thanks",
-            "tysm": "thanks", "k": "ok", "kk": "ok", "okay": "ok", "hii": "hi", "heyy": "hey"}.get(text, text)
+    words = [_SHORT.get(word, word) for word in text.split()]
+    while len(words) > 1 and words[0] in _LEADING:  # "ok thx", "great thanks", "oh ok thank you"
+        words = words[1:]
+    text = " ".join(words)
     for kind, phrases in _SOCIAL.items():
         if text in phrases:
             return kind

@@ -260,3 +260,16 @@ def test_a_kind_word_with_no_board_before_changes_nothing(shared_matcher):
     assert boards.counterpart("pdsb", "is school open monday") is None  # no kind named
     assert boards.counterpart("pdsb", "and the public one") is None  # the same kind: no other board
     assert boards.counterpart("tcdsb", "and the public one") == "tdsb"
+
+
+def test_thanks_after_a_filler_word_is_thanks(say):
+    say("is tdsb open tomorrow")
+    assert say("ok thx").startswith("You're welcome!")
+    assert say("cool ty").startswith("You're welcome!")
+
+
+def test_is_that_confirmed_after_a_card_says_not_officially_and_when(say):
+    say("when does the strike start")
+    reply = say("is that confirmed")
+    assert reply.startswith("Not officially: it is what the news reported as of Oct 2, 2019, 8:00 p.m. (source: ")
+    assert ".." not in reply
