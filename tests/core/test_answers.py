@@ -307,3 +307,8 @@ def test_asked_for_a_board_what_that_board_said_comes_first(say):
     say("is brampton closed monday")
     first = say("ugh ok so what do i do with my kids then, i cant take off work").split("\n")[0]
     assert first.startswith("The Peel District School Board asked parents to start making alternate child care plans")
+
+
+def test_sick_days_questions_get_the_issue_and_the_figure_question_gets_the_correction(say):
+    assert say("whats the deal with the sick days").startswith("The government wants fewer sick days:")
+    assert say("is the 35 million a day true").startswith("Not per school day:")
