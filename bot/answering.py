@@ -13,7 +13,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, conversation, replies, timeliness
-from bot.boards import CATHOLIC_WORDS, ENGLISH_WORDS, FRENCH_WORDS, PUBLIC_WORDS, BoardMention
+from bot.boards import KIND_WORDS, BoardMention
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.matcher import FILLER
@@ -93,12 +93,11 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
     if not fresh or context.topic not in HANDLERS:
         return None
     board = turn.board
-    other = bot.matcher.boards.counterpart(context.board, norm) if analysis.board is None and context.board else None
-    if other is not None:  # "and the catholic one?": the other kind of board where the last one is, as if named
-        analysis.board = BoardMention(other, 0, 0, "counterpart")
-        turn.board = turn.knowledge.board(other) or turn.board
-    elif analysis.board is None and context.board:  # a follow-up is about the board of the last answer
-        turn.board = turn.knowledge.board(context.board) or turn.board
+    if analysis.board is None and context.board:  # a follow-up is about the board of the last answer...
+        other = bot.matcher.boards.counterpart(context.board, norm)
+        if other is not None:  # ...or "and the catholic one?": the other kind of board there, as if named
+            analysis.board = BoardMention(other, 0, 0, "counterpart")
+        turn.board = turn.knowledge.board(other or context.board) or turn.board
     texts = _lean_on_last_answer(bot, turn, norm)
     if texts is None:
         turn.board = board  # not a follow-up: the user's own board again...
@@ -147,8 +146,7 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
 
 
 # Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
-_BOARD_WORDS = CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | PUBLIC_WORDS | {"conseil", "district", "one", "ones",
-                                                                               "side", "system"}
+_BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
 
 
 def _content(analysis) -> list[str]:

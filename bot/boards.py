@@ -22,6 +22,7 @@ CATHOLIC_WORDS = frozenset({"catholic", "catholics", "catholique", "catholiques"
 FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise", "francophones", "scolaire"})
 ENGLISH_WORDS = frozenset({"english", "anglais", "anglaise", "anglophone", "anglophones"})
 PUBLIC_WORDS = frozenset({"public", "publique", "publiques", "publics"})
+KIND_WORDS = CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | PUBLIC_WORDS  # words that ask for a kind of board
 _NAME_SUFFIXES = (
     "catholic district school board",
     "district school board",
@@ -29,6 +30,11 @@ _NAME_SUFFIXES = (
     "school board",
     "board",
 )
+
+
+def _fits(board: Board, catholic: bool, french: bool) -> bool:
+    """Whether a board is of the kind asked for: Catholic or public, French or English."""
+    return (board.system == "catholic") == catholic and (board.language == "french") == french
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,11 +99,8 @@ class BoardFinder:
 
     # ------------------------------------------------------------------
     def _choose_place(self, board_ids: list[str], catholic: bool, french: bool) -> str:
-        def fits(board: Board) -> bool:
-            return (board.system == "catholic") == catholic and (board.language == "french") == french
-
         for board_id in board_ids:
-            if fits(self.boards[board_id]):
+            if _fits(self.boards[board_id], catholic, french):
                 return board_id
         if french:  # "french" without "catholic": prefer any French board there
             for board_id in board_ids:
@@ -119,8 +122,7 @@ class BoardFinder:
         A kind the message does not name stays the board's own. None when it names no kind or the same one."""
         board = self.boards.get(board_id)
         words = set(_WORD.findall(text))
-        if board is None or not board.municipalities or not words & (
-                CATHOLIC_WORDS | FRENCH_WORDS | ENGLISH_WORDS | PUBLIC_WORDS):
+        if board is None or not board.municipalities or not words & KIND_WORDS:
             return None
         catholic = bool(words & CATHOLIC_WORDS) or (board.system == "catholic" and not words & PUBLIC_WORDS)
         french = bool(words & FRENCH_WORDS) or (board.language == "french" and not words & ENGLISH_WORDS)
@@ -128,9 +130,9 @@ class BoardFinder:
         for place in board.municipalities:
             for other in self.places.get(_key(place), []):
                 shared[other] = shared.get(other, 0) + 1
-        wanted = [b for b in sorted(shared, key=lambda b: -shared[b]) if (self.boards[b].system == "catholic") == catholic
-                  and (self.boards[b].language == "french") == french]
-        return wanted[0] if wanted and wanted[0] != board_id else None
+        wanted = next((b for b in sorted(shared, key=lambda b: -shared[b]) if _fits(self.boards[b], catholic, french)),
+                      None)
+        return wanted if wanted != board_id else None
 
     def find(self, text: str, language: str | None = None) -> BoardMention | None:
         """The board a normalised message names, or None. `text` must come from normalize().
