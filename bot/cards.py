@@ -120,27 +120,28 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
 
 def _versions(cards: list[Card]) -> list[str]:
     """Each card's first card among those it updates with the same phrasings (the same question, newer news)."""
-    by_id = {c.id: c for c in cards}
-    firsts = []
-    for card in cards:
-        first, seen = card, {card.id}
-        while first.replaces in by_id and first.replaces not in seen and by_id[first.replaces].phrasings == first.phrasings:
-            first = by_id[first.replaces]
-            seen.add(first.id)
-        firsts.append(first.id)
-    return firsts
+    return _firsts(cards, same_phrasings=True)
 
 
 def _chains(cards: list[Card]) -> list[str]:
     """Each card's first card of its chain: the cards that replace one another answer one question."""
-    replaces = {c.id: c.replaces for c in cards}
+    return _firsts(cards, same_phrasings=False)
+
+
+def _firsts(cards: list[Card], *, same_phrasings: bool) -> list[str]:
+    """Each card's oldest card back along `replaces` (only through cards asked the same ways, if
+    `same_phrasings`); a card replacing one not among `cards` is the first of its chain."""
+    by_id = {c.id: c for c in cards}
     firsts = []
     for card in cards:
-        first, seen = card.id, {card.id}
-        while replaces.get(first) and replaces[first] not in seen:
-            first = replaces[first]
-            seen.add(first)
-        firsts.append(first)
+        first, seen = card, {card.id}
+        while first.replaces in by_id and first.replaces not in seen:
+            older = by_id[first.replaces]
+            if same_phrasings and older.phrasings != first.phrasings:
+                break
+            first = older
+            seen.add(first.id)
+        firsts.append(first.id)
     return firsts
 
 
