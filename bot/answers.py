@@ -351,12 +351,8 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     if named and not full:  # "are the custodians still cleaning?": the items asked about
         named.sort(key=lambda s: -overlap(asked, _service_words(s, voice)))
         first, *more = named[:3]
-        if phase_begun(knowledge, first, at) is False:  # announced for a phase still to come: nothing stopped yet
-            lead = voice.say("service_stopped_planned", phase=phase_name(knowledge, first, lang),
-                             workers=voice.text(first, "workers"), service=voice.text(first, "service"))
-        else:
-            lead = voice.say("service_stopped", phase=phase_heading(knowledge, first, lang),
-                             workers=voice.text(first, "workers"), service=voice.text(first, "service"))
+        lead = _phase_line(knowledge, first, at, "service_stopped", voice,
+                           workers=voice.text(first, "workers"), service=voice.text(first, "service"))
         support = [voice.say("also_service", workers=voice.text(s, "workers"), service=voice.text(s, "service")) for s in more]
         return shape(lead, support, cite_many(knowledge, named[:3], lang))
     by_phase: dict[str, list[WithdrawnService]] = {}
@@ -365,25 +361,18 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     if not full and not asks_for_list(question):
         lines = []
         for number, phase in enumerate(phase_order(knowledge, list(by_phase))):
-            heading = phase_heading(knowledge, by_phase[phase][0], lang)
             if number == 0:
                 items = "; ".join(f"{voice.text(s, 'workers')}{voice.colon}{voice.text(s, 'service')}"
                                   for s in by_phase[phase][-3:])
-                if phase_begun(knowledge, by_phase[phase][0], at) is False:
-                    lines.append(voice.say("phase_examples_planned", items=items,
-                                           phase=phase_name(knowledge, by_phase[phase][0], lang)))
-                else:
-                    lines.append(voice.say("phase_examples", heading=heading, items=items))
+                lines.append(_phase_line(knowledge, by_phase[phase][0], at, "phase_examples", voice, items=items))
             else:
-                lines.append(voice.say("phase_first_item", heading=heading, item=voice.text(by_phase[phase][0], "service")))
+                lines.append(voice.say("phase_first_item", heading=phase_heading(knowledge, by_phase[phase][0], lang),
+                                       item=voice.text(by_phase[phase][0], "service")))
         lines.append(voice.say("send_more"))
         return shape(lines[0], lines[1:], cite_many(knowledge, services, lang))
     lines = []
     for phase in phase_order(knowledge, list(by_phase)):
-        if phase_begun(knowledge, by_phase[phase][0], at) is False:
-            lines.append(voice.say("phase_list_title_planned", phase=phase_name(knowledge, by_phase[phase][0], lang)))
-        else:
-            lines.append(voice.say("phase_list_title", heading=phase_heading(knowledge, by_phase[phase][0], lang)))
+        lines.append(_phase_line(knowledge, by_phase[phase][0], at, "phase_list_title", voice))
         lines.extend(_by_workers(by_phase[phase], voice))
     ended = knowledge.services_ended(at)
     if ended:
@@ -393,6 +382,15 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
         lines.append(voice.say("board_may_add", website=board.website))
     lines.append(cite_many(knowledge, services, lang))
     return "\n".join(lines)
+
+
+def _phase_line(knowledge: Knowledge, of: WithdrawnService, at: datetime, key: str, voice: Voice, **fields) -> str:
+    """A line about the services of `of`'s phase: wording `key` under its heading ("During the work-to-rule")
+    once the phase has begun; `key`_planned, naming the phase, while it is still to come (nothing stopped yet)."""
+    lang = voice.language
+    if phase_begun(knowledge, of, at) is False:
+        return voice.say(f"{key}_planned", phase=phase_name(knowledge, of, lang), **fields)
+    return voice.say(key, heading=phase_heading(knowledge, of, lang), **fields)
 
 
 def _by_workers(services: list[WithdrawnService], voice: Voice = ENGLISH) -> list[str]:
