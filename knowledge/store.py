@@ -84,16 +84,14 @@ class Store(PeopleRecords):
 
         A database already at this version (every start but the first) is only read: no write lock."""
         with self.lock:
-            if schema.version_of(self.conn) == schema.VERSION:
-                self.identity = self._identity()
-                return
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                schema.migrate(self.conn, self.path)
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-            self.conn.execute("COMMIT")
+            if schema.version_of(self.conn) != schema.VERSION:
+                self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    schema.migrate(self.conn, self.path)
+                except BaseException:
+                    self.conn.execute("ROLLBACK")
+                    raise
+                self.conn.execute("COMMIT")
         self.identity = self._identity()
 
     def close(self) -> None:
