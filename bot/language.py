@@ -85,7 +85,7 @@ def _lowered(text: str) -> str:
 
 def votes(text: str) -> tuple[int, int]:
     """(French votes, English votes) for a message."""
-    return _votes(_lowered(text))[:2]
+    return _counts(text)[:2]
 
 
 @lru_cache(maxsize=16384)
@@ -117,6 +117,11 @@ def _text_votes(text: str) -> tuple[int, int, int]:
     return _votes(_lowered(text))
 
 
+def _counts(text: str) -> tuple[int, int, int]:
+    """(French votes, English votes, French grammar words) for a message, kept for messages up to 500 characters."""
+    return _text_votes(text) if len(text) <= 500 else _votes(_lowered(text))
+
+
 def detect(text: str, min_votes: int = 2) -> str | None:
     """'fr', 'en', or None when the message does not say clearly (keep the user's language).
 
@@ -125,7 +130,7 @@ def detect(text: str, min_votes: int = 2) -> str | None:
     language is not known yet, pass min_votes=1. Two French grammar words make a
     mixed message French even when its English words are more ("c'est quoi le work to rule").
     """
-    french, english, grammar = _text_votes(text) if len(text) <= 500 else _votes(_lowered(text))
+    french, english, grammar = _counts(text)
     if (french > english or grammar >= 2) and french >= min_votes:
         return "fr"
     if english > french and english >= min_votes:
