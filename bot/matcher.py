@@ -130,7 +130,7 @@ class IntentMatcher:
         # Examples go through the same pipeline as messages.
         self.example_texts: list[str] = []
         self.example_intents: list[str] = []
-        self.example_french: list[bool] = []
+        not_french: list[bool] = []  # which examples a clearly English message is compared with
         seen = set()
         for intent, example in data.examples:
             processed = self._prepare(normalize(example), _EXAMPLE_DAY)[0]
@@ -139,12 +139,11 @@ class IntentMatcher:
             seen.add((intent, processed))
             self.example_texts.append(processed)
             self.example_intents.append(intent)
-            self.example_french.append(detect(example) == "fr")
+            not_french.append(detect(example) != "fr")
         # Two views of the examples: all of them for a French or mixed message, and the English
         # and neutral ones for a clearly English message. Slang turns French words into English
         # ones, so a French example ("le bureau public ferme") would otherwise pull English questions.
         everything = [True] * len(self.example_texts)
-        not_french = [not french for french in self.example_french]
         self.views = {False: _view(self.example_texts, self.example_intents, everything),
                       True: _view(self.example_texts, self.example_intents, not_french)}
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
