@@ -159,7 +159,8 @@ def cmd_kb_export(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = ('kb',)  # the subcommands register() adds
+COMMANDS = ("kb",)  # the subcommands register() adds
+
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     kb = sub.add_parser("kb", help="knowledge packs: list, use, load, remove, validate, show, export")

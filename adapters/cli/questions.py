@@ -126,7 +126,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = ('chat', 'ask', 'eval')  # the subcommands register() adds
+COMMANDS = ("chat", "ask", "eval")  # the subcommands register() adds
+
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("chat", parents=[common], help="chat with the bot in this terminal (no token needed)")

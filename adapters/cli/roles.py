@@ -86,7 +86,8 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = ('grant', 'revoke', 'roles', 'audit')  # the subcommands register() adds
+COMMANDS = ("grant", "revoke", "roles", "audit")  # the subcommands register() adds
+
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("grant", parents=[common], help="give someone a staff role (audited as cli:<you>)")

@@ -281,7 +281,8 @@ def cmd_deliver(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = ('broadcast', 'deliveries', 'deliver')  # the subcommands register() adds
+COMMANDS = ("broadcast", "deliveries", "deliver")  # the subcommands register() adds
+
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("broadcast", parents=[common], help="send an update to a board's subscribers (through the outbox)")
