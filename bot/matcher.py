@@ -19,6 +19,7 @@ Examples, keywords, slang and out-of-scope topics live in config/intents.yaml.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -365,13 +366,15 @@ class IntentMatcher:
         example_score = dict.fromkeys(INTENTS, 0.0)
         # token_sort_ratio, with the examples' tokens sorted once up front: word order
         # doesn't matter, and rapidfuzz runs the whole loop natively.
-        query = " ".join(sorted(processed.split()))
+        words = processed.split()
+        query = " ".join(sorted(words))
         intents = view.intents
-        for _, similarity, index in process.extract(
+        places, texts = view.candidates(words)
+        for _, similarity, at in process.extract(
             # Under 30 there is no real likeness; the cut-off lets rapidfuzz skip early.
-            query, view.sorted_texts, scorer=fuzz.ratio, processor=None, limit=60, score_cutoff=30
+            query, texts, scorer=fuzz.ratio, processor=None, limit=60, score_cutoff=30
         ):
-            intent = intents[index]
+            intent = intents[places[at]]
             if similarity > example_score[intent]:
                 example_score[intent] = similarity
         centroid = view.centroids.cosine(processed)
@@ -415,6 +418,15 @@ class IntentMatcher:
         return scores
 
 
+# The fuzzy signal compares a message only with the examples sharing one of its less common words.
+# A word counts by its first KEY_CHARS letters ("close", "closed", "closing" alike); a key in more
+# than COMMON_SHARE of the examples ("is", "school", "open", "strike") or shorter than 2 letters
+# selects nothing. Measured on every evaluation set: about a fifth of the examples are compared,
+# the fuzzy search costs about half, and one question in about 2,900 is understood otherwise.
+KEY_CHARS = 4
+COMMON_SHARE = 0.2
+
+
 @dataclass(slots=True)
 class _Examples:
     """Intent examples as the fuzzy and centroid signals read them: all of them, or the English ones."""
@@ -422,12 +434,35 @@ class _Examples:
     sorted_texts: list[str]  # each example's words sorted (token_sort_ratio, sorted once)
     intents: list[str]
     centroids: CentroidIndex
+    postings: dict[str, list[int]]  # a word's key -> the examples having it (see KEY_CHARS)
+
+    def candidates(self, words: list[str]) -> tuple[list[int] | range, list[str]]:
+        """The examples worth comparing with a message's words: their places and sorted texts.
+        All of them when no word selects any (the message is made of common words only)."""
+        found: set[int] = set()
+        postings = self.postings
+        for word in words:
+            hit = postings.get(word[:KEY_CHARS])
+            if hit is not None:
+                found.update(hit)
+        if not found:
+            return range(len(self.sorted_texts)), self.sorted_texts
+        places = sorted(found)  # in the examples' order, so ties rank as in a search over all of them
+        texts = self.sorted_texts
+        return places, [texts[i] for i in places]
 
 
 def _view(texts: list[str], intents: list[str], kept: list[bool]) -> _Examples:
     texts = [t for t, keep in zip(texts, kept, strict=True) if keep]
     intents = [i for i, keep in zip(intents, kept, strict=True) if keep]
-    return _Examples([" ".join(sorted(t.split())) for t in texts], intents, CentroidIndex(texts, intents))
+    keys = [{w[:KEY_CHARS] for w in text.split() if len(w) >= 2} for text in texts]
+    share = Counter(key for found in keys for key in found)
+    postings: dict[str, list[int]] = {}
+    for place, found in enumerate(keys):
+        for key in found:
+            if share[key] <= COMMON_SHARE * len(texts):
+                postings.setdefault(key, []).append(place)
+    return _Examples([" ".join(sorted(t.split())) for t in texts], intents, CentroidIndex(texts, intents), postings)
 
 
 __all__ = ["COMMANDS", "INTENTS", "Analysis", "IntentData", "IntentMatcher", "load_intents"]
