@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from array import array
 from collections import Counter, defaultdict
 
 from bot.intent_data import INTENTS
@@ -15,36 +16,44 @@ class CentroidIndex:
     The nearest-example score rewards phrasings close to one example; this one
     rewards the words and word pairs that are typical of an intent across all
     its examples, so an unseen phrasing with the right words still scores.
+
+    Each feature keeps its idf, the intents having it (their places in INTENTS, as bytes) and their
+    centroid values (an array of doubles): a few contiguous blocks per feature instead of a tuple and a
+    float object per intent, which a busy process mostly finds out of the CPU's cache.
     """
 
     def __init__(self, texts: list[str], intents: list[str]):
         features = [_features(text) for text in texts]
         df = Counter(feature for fs in features for feature in fs)
         n = len(texts)
-        self.idf = {feature: math.log((n + 1) / (count + 1)) + 1 for feature, count in df.items()}
+        idf = {feature: math.log((n + 1) / (count + 1)) + 1 for feature, count in df.items()}
         centroids: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
         for fs, intent in zip(features, intents, strict=False):
-            norm = math.sqrt(sum(self.idf[f] ** 2 for f in fs)) or 1.0
+            norm = math.sqrt(sum(idf[f] ** 2 for f in fs)) or 1.0
             for feature in fs:
-                centroids[intent][feature] += self.idf[feature] / norm
-        self.postings: dict[str, list[tuple[str, float]]] = defaultdict(list)
+                centroids[intent][feature] += idf[feature] / norm
+        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
         for intent, vector in centroids.items():
             norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
             for feature, value in vector.items():
-                self.postings[feature].append((intent, value / norm))
+                postings[feature].append((INTENTS.index(intent), value / norm))
+        self.features: dict[str, tuple[float, bytes, array]] = {
+            feature: (idf[feature], bytes(i for i, _ in found), array("d", [v for _, v in found]))
+            for feature, found in postings.items()
+        }
 
     def cosine(self, text: str) -> dict[str, float]:
-        idf, postings = self.idf, self.postings
-        query = {f: idf[f] for f in _features(text) if f in idf}
-        scores = dict.fromkeys(INTENTS, 0.0)
-        norm = math.sqrt(sum(v * v for v in query.values()))
+        known = self.features
+        query = [known[f] for f in _features(text) if f in known]
+        scores = [0.0] * len(INTENTS)
+        norm = math.sqrt(sum(idf * idf for idf, _, _ in query))
         if not norm:
-            return scores
-        for feature, weight in query.items():
-            share = weight / norm
-            for intent, value in postings[feature]:
+            return dict(zip(INTENTS, scores, strict=True))
+        for idf, intents, values in query:
+            share = idf / norm
+            for intent, value in zip(intents, values, strict=True):
                 scores[intent] += share * value
-        return scores
+        return dict(zip(INTENTS, scores, strict=True))
 
 
 class PhraseIndex:
