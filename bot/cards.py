@@ -22,6 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from array import array
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -191,7 +192,10 @@ class CardIndex:
                        True: _Phrasings(ready.phrasings, [not french for french in ready.french])}
         self._owner = ready.owner
         self._idf = ready.idf
-        self._postings = ready.postings
+        # Each feature's cards and weights as two contiguous arrays: a busy process mostly finds a list of
+        # (position, weight) tuples out of the CPU's cache, one object at a time.
+        self._postings = {feature: (array("I", [i for i, _ in found]), array("d", [w for _, w in found]))
+                          for feature, found in ready.postings.items()}
         self._marks = ready.marks
         self._marked = frozenset().union(*self._marks.values())  # every word that names a marked card
         self._read: dict[tuple[str, frozenset[str], bool], tuple[Match, ...]] = {}  # see _candidates
@@ -233,7 +237,7 @@ class CardIndex:
         add = cosine.get
         for feature in features:
             weight = idf[feature] / norm
-            for index, value in postings[feature]:
+            for index, value in zip(*postings[feature], strict=True):
                 cosine[index] = add(index, 0.0) + weight * value
         asked = {_singular(w) for w in processed.split()}
         marks = self._marks
