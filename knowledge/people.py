@@ -150,14 +150,19 @@ class PeopleRecords:
             return
         updates = ", ".join(f"{column} = excluded.{column}" for column in (*changes, "updated"))
         with self._writing():
+            key = (platform, user_id)
             if "pending" in changes:
-                self.contexts.held.pop((platform, user_id), None)  # this write replaces the held context
-            self.contexts.rows.pop((platform, user_id), None)  # read again next time
+                self.contexts.held.pop(key, None)  # this write replaces the held context
+            known = self.contexts.rows.pop(key, _NONE)  # read again next time, unless known below
             self.conn.execute(
                 "INSERT INTO users (platform, user_id, board, pending, language, updated) VALUES (?, ?, ?, ?, ?, ?) "
                 f"ON CONFLICT(platform, user_id) DO UPDATE SET {updates}",
                 (platform, user_id, changes.get("board"), changes.get("pending"), changes.get("language"), _now()),
             )
+            if known is not _NONE:  # the row as now written: the next context alone can be held, not written at once
+                known = known or (None, None, None)  # no row yet: this one is new
+                self.contexts.rows[key] = (changes.get("board", known[0]), changes.get("pending", known[1]),
+                                           changes.get("language", known[2]))
 
     # --------------------------------------------------------- subscriptions
     def subscribe(self, platform: str, chat_id: str, board: str, chat_kind: str, user_id: str,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 from knowledge.store import open_store
@@ -26,6 +27,16 @@ def test_a_new_user_and_a_new_language_are_written_at_once_the_next_contexts_hel
     assert store.get_user("test", "u1")["pending"]["day"] == "2019-10-08"
     bot.handle(message("l'école est-elle ouverte lundi à peel?"))  # French now: a broadcast reads that column
     assert not store.contexts.held and on_disk(settings)[2] == "fr"
+
+
+def test_a_board_is_written_at_once_and_the_context_after_it_is_held(bot, store, settings):
+    bot.handle(message("is school open monday in peel"))
+    bot.handle(message("/board tdsb"))  # the board at once; the store knows the row it wrote
+    assert on_disk(settings)[0] == "tdsb" and ("test", "u1") in store.contexts.held
+    assert store.get_user("test", "u1")["board"] == "tdsb"
+    store.flush_questions()  # the held context goes with the question log's batch
+    assert not store.contexts.held and json.loads(on_disk(settings)[1]) == store.get_user("test", "u1")["pending"]
+    assert bot.handle(message("is school open monday?"))[0].meta["board"] == "tdsb"
 
 
 def test_a_follow_up_leans_on_a_context_not_yet_written(bot, store):
