@@ -90,6 +90,40 @@ class PhraseIndex:
         return out
 
 
+class WordKeyIndex:
+    """Which of many texts share a less common word with a message: the candidates of a fuzzy search.
+
+    A word counts by its first KEY_CHARS letters ("close", "closed", "closing" alike). A key found in
+    more than `common_share` of the texts ("is", "school", "strike"), or shorter than two letters,
+    selects nothing: texts sharing only such words with a message are not compared with it.
+    """
+
+    KEY_CHARS = 4
+
+    def __init__(self, texts: list[str], common_share: float):
+        keys = [{word[: self.KEY_CHARS] for word in text.split() if len(word) >= 2} for text in texts]
+        share = Counter(key for found in keys for key in found)
+        self.postings: dict[str, list[int]] = {}  # a key -> the places of the texts having it
+        for place, found in enumerate(keys):
+            for key in found:
+                if share[key] <= common_share * len(texts):
+                    self.postings.setdefault(key, []).append(place)
+
+    def candidates(self, words: list[str], texts: list[str]) -> tuple[list[int] | range, list[str]]:
+        """The places and texts (of `texts`, the ones indexed) sharing a key with `words`, in their order,
+        so ties rank as in a search over all of them. All of them when no word selects any."""
+        found: set[int] = set()
+        postings, cut = self.postings, self.KEY_CHARS
+        for word in words:
+            hit = postings.get(word[:cut])
+            if hit is not None:
+                found.update(hit)
+        if not found:
+            return range(len(texts)), texts
+        places = sorted(found)
+        return places, [texts[i] for i in places]
+
+
 def _features(text: str) -> set[str]:
     words = text.split()
     return set(words) | {f"{a}_{b}" for a, b in itertools.pairwise(words)}

@@ -19,7 +19,6 @@ Examples, keywords, slang and out-of-scope topics live in config/intents.yaml.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -29,7 +28,7 @@ from rapidfuzz import fuzz, process
 from bot.boards import BoardFinder, BoardMention
 from bot.commands import ALIASES
 from bot.dates import DateMention, find_date, mentions_weekend
-from bot.indexes import CentroidIndex, PhraseIndex
+from bot.indexes import CentroidIndex, PhraseIndex, WordKeyIndex
 from bot.intent_data import INTENTS, IntentData, OutOfScope, load_intents
 from bot.language import detect
 from bot.text import NearestWord, normalize
@@ -369,7 +368,7 @@ class IntentMatcher:
         words = processed.split()
         query = " ".join(sorted(words))
         intents = view.intents
-        places, texts = view.candidates(words)
+        places, texts = view.keys.candidates(words, view.sorted_texts)
         for _, similarity, at in process.extract(
             # Under 30 there is no real likeness; the cut-off lets rapidfuzz skip early.
             query, texts, scorer=fuzz.ratio, processor=None, limit=60, score_cutoff=30
@@ -418,13 +417,11 @@ class IntentMatcher:
         return scores
 
 
-# The fuzzy signal compares a message only with the examples sharing one of its less common words.
-# A word counts by its first KEY_CHARS letters ("close", "closed", "closing" alike); a key in more
-# than COMMON_SHARE of the examples ("is", "school", "open", "strike", "what") or shorter than 2
-# letters selects nothing. About 270 of 2,000 examples are compared on average, and the search
+# The fuzzy signal compares a message only with the examples sharing one of its less common words
+# (bot.indexes.WordKeyIndex): a key in over COMMON_SHARE of the examples ("is", "school", "open",
+# "strike", "what") selects none. About 270 of 2,000 examples are compared on average, and the search
 # costs about a third. Measured on every evaluation set: the tuning sets read as with all the
 # examples; a share of 0.2 compared about 440 and a share of 0.1 cost tuning-set questions.
-KEY_CHARS = 4
 COMMON_SHARE = 0.15
 
 
@@ -435,35 +432,14 @@ class _Examples:
     sorted_texts: list[str]  # each example's words sorted (token_sort_ratio, sorted once)
     intents: list[str]
     centroids: CentroidIndex
-    postings: dict[str, list[int]]  # a word's key -> the examples having it (see KEY_CHARS)
-
-    def candidates(self, words: list[str]) -> tuple[list[int] | range, list[str]]:
-        """The examples worth comparing with a message's words: their places and sorted texts.
-        All of them when no word selects any (the message is made of common words only)."""
-        found: set[int] = set()
-        postings = self.postings
-        for word in words:
-            hit = postings.get(word[:KEY_CHARS])
-            if hit is not None:
-                found.update(hit)
-        if not found:
-            return range(len(self.sorted_texts)), self.sorted_texts
-        places = sorted(found)  # in the examples' order, so ties rank as in a search over all of them
-        texts = self.sorted_texts
-        return places, [texts[i] for i in places]
+    keys: WordKeyIndex  # which examples the fuzzy search compares with a message
 
 
 def _view(texts: list[str], intents: list[str], kept: list[bool]) -> _Examples:
     texts = [t for t, keep in zip(texts, kept, strict=True) if keep]
     intents = [i for i, keep in zip(intents, kept, strict=True) if keep]
-    keys = [{w[:KEY_CHARS] for w in text.split() if len(w) >= 2} for text in texts]
-    share = Counter(key for found in keys for key in found)
-    postings: dict[str, list[int]] = {}
-    for place, found in enumerate(keys):
-        for key in found:
-            if share[key] <= COMMON_SHARE * len(texts):
-                postings.setdefault(key, []).append(place)
-    return _Examples([" ".join(sorted(t.split())) for t in texts], intents, CentroidIndex(texts, intents), postings)
+    return _Examples([" ".join(sorted(t.split())) for t in texts], intents, CentroidIndex(texts, intents),
+                     WordKeyIndex(texts, COMMON_SHARE))
 
 
 __all__ = ["COMMANDS", "INTENTS", "Analysis", "IntentData", "IntentMatcher", "load_intents"]
