@@ -15,11 +15,13 @@ from bot.text import normalize
 
 def _scored_one_by_one(index: cards.CardIndex, ready: cards.PreparedCards, processed: str, english: bool) -> tuple:
     """The index's scores with every phrasing scored where it stands, shared or not (English ones only
-    for an English question)."""
+    for an English question, and those sharing a less common word with it)."""
     fuzzy: dict[int, float] = {}
     processed = cards._now_said_once(processed)
     query = " ".join(sorted(w for w in processed.split() if w not in cards._WEAK))
-    places = [at for at, french in enumerate(ready.french) if not (english and french)]
+    view = index._views[english]
+    compared = set(view.keys.candidates(query.split(), view.texts)[1])
+    places = [at for at, french in enumerate(ready.french) if not (english and french) and ready.phrasings[at] in compared]
     for _, similarity, at in process.extract(query, [ready.phrasings[at] for at in places], scorer=fuzz.ratio,
                                              processor=None, limit=12, score_cutoff=45):
         owner = ready.owner[places[at]]
