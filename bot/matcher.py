@@ -148,6 +148,7 @@ class IntentMatcher:
                       True: _view(self.example_texts, self.example_intents, not_french)}
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
         self._analysed = lru_cache(maxsize=16384)(self._analyse)
+        self._read = lru_cache(maxsize=16384)(self._read_uncached)
         self._keywords = PhraseIndex()
         for intent, words in data.keywords.items():
             for phrase, weight in words.items():
@@ -280,7 +281,7 @@ class IntentMatcher:
         language = said or language
         norm = normalize(text, self.max_chars)
         if len(norm) > self.CACHED_CHARS:
-            return self._analyse(norm, today, language, said == "en")
+            return self._analyse(norm, today, language, said == "en", self.min_confidence, self.min_margin)
         # The bars are part of the key: whoever changes them (a test) gets answers by the new ones.
         return self._analysed(norm, today, language, said == "en", self.min_confidence, self.min_margin).copy()
 
@@ -298,35 +299,43 @@ class IntentMatcher:
 
         processed, board, when, blanked = self._prepare(norm, today, language)
         weekend = mentions_weekend(norm)
+        # What is left to read depends only on these, whichever board or day was named and however
+        # the words were spelt: messages differing only there are read once.
+        intent, confidence, scores, topic, abstained = self._read(
+            processed, tuple(self.segments(blanked)), board is not None, when is not None, weekend, english, *_bars)
+        return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, scores=scores,
+                        abstained=abstained, processed=processed, english=english)
+
+    def _read_uncached(self, processed: str, segments: tuple[str, ...], board: bool, when: bool, weekend: bool,
+                       english: bool, *_bars: float) -> tuple[str, float, dict[str, float], OutOfScope | None, bool]:
+        """(intent, confidence, scores, out-of-scope topic, abstained) of a prepared message whose sentences are
+        `segments`, naming a board and a day or not (cached: the scores dict is shared, never changed)."""
         topics = self._out_of_scope.payloads(processed.split())
         if topics:
             topic = min(topics, key=lambda found: found[0])[1]  # the first listed topic wins
             mixed = self._school_part(processed, topic, english)
             if mixed is not None:  # "should he take the bus monday or is school cancelled?"
-                intent, confidence = mixed
-                return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, processed=processed, english=english)
-            return Analysis("unknown", 0.0, board, when, weekend, out_of_scope=topic, processed=processed, english=english)
+                return mixed[0], mixed[1], {}, topic, False
+            return "unknown", 0.0, {}, topic, False
 
         content = [w for w in processed.split() if w not in FILLER]
         if not content:
-            if board is not None and when is None:
-                return Analysis("set_board", 0.9, board, when, weekend, processed=processed, english=english)
-            if when is not None or weekend:
-                return Analysis("school_status", 0.9, board, when, weekend, processed=processed, english=english)
-            return Analysis("unknown", 0.0, board, when, weekend, abstained=True, processed=processed, english=english)
+            if board and not when:
+                return "set_board", 0.9, {}, None, False
+            if when or weekend:
+                return "school_status", 0.9, {}, None, False
+            return "unknown", 0.0, {}, None, True
 
-        scores = self.score_message(processed, self.segments(blanked), english)
+        scores = self.score_message(processed, list(segments), english)
         ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
         (best, best_score), (_, second_score) = ranked[0], ranked[1]
-        if best == "set_board" and when is not None and scores["school_status"] >= self.min_confidence:
+        if best == "set_board" and when and scores["school_status"] >= self.min_confidence:
             # "I'm in Peel btw, are we open monday": a board and a day asked about, not only a board to keep.
             best, best_score = "school_status", scores["school_status"]
             second_score = min(second_score, best_score - self.min_margin)
-        analysis = Analysis(best, round(best_score, 3), board, when, weekend, scores=scores, processed=processed, english=english)
         if best_score < self.min_confidence or best_score - second_score < self.min_margin:
-            analysis.intent = "unknown"
-            analysis.abstained = True
-        return analysis
+            return "unknown", round(best_score, 3), scores, None, True
+        return best, round(best_score, 3), scores, None, False
 
     MIXED_BAR = 0.55  # a school question beside an out-of-scope topic must be this clear
 
