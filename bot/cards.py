@@ -76,8 +76,13 @@ class PreparedCards:
     owner: tuple[int, ...]  # phrasing -> card position
     french: tuple[bool, ...]  # phrasing -> whether it is one of the card's French texts
     idf: dict[str, float]
-    postings: dict[str, list[tuple[int, float]]]  # feature -> (card position, weight)
+    # feature -> the card positions having it and their weights, as two contiguous arrays: a busy process
+    # mostly finds a list of (position, weight) tuples out of the CPU's cache, one object at a time
+    postings: dict[str, tuple[array, array]]
     marks: dict[int, frozenset[str]]  # card position -> the words one of which a question must name (cards about one thing)
+    # Two views, as for the intent examples: every phrasing for a French or mixed question, the
+    # English ones for a clearly English question (French phrasings must not pull English questions).
+    views: dict[bool, _Phrasings]  # English question -> the phrasings it is compared with
 
 
 def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
@@ -109,15 +114,19 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
             used.setdefault(feature, set()).add(first)
     n = len(set(versions))
     idf = {f: math.log((n + 1) / (len(firsts) + 1)) + 1 for f, firsts in used.items()}
-    postings: dict[str, list[tuple[int, float]]] = {}
+    postings: dict[str, tuple[array, array]] = {}
     for index, doc in enumerate(documents):
         norm = math.sqrt(sum(idf[f] ** 2 for f in doc)) or 1.0
         for feature in doc:
-            postings.setdefault(feature, []).append((index, idf[feature] / norm))
+            cards_of, weights = postings.setdefault(feature, (array("I"), array("d")))
+            cards_of.append(index)
+            weights.append(idf[feature] / norm)
     asked_about = [set() if card.boards else {_singular(w) for text in (card.question, (card.fr or {}).get("question") or "")
                                               for w in prepare(matcher, text).split()} for card in cards]
     marks = _marks(phrasings, owner, french, _chains(cards), asked_about)
-    return PreparedCards(tuple(phrasings), tuple(owner), tuple(french), idf, postings, marks)
+    views = {False: _Phrasings(phrasings, [True] * len(phrasings)),
+             True: _Phrasings(phrasings, [not fr for fr in french])}
+    return PreparedCards(tuple(phrasings), tuple(owner), tuple(french), idf, postings, marks, views)
 
 
 def _versions(cards: list[Card]) -> list[str]:
@@ -187,16 +196,10 @@ class CardIndex:
         self.knowledge = knowledge
         self.cards: list[Card] = list(knowledge.cards)
         ready = prepared if prepared is not None else prepare_cards(self.cards, matcher)
-        # Two views, as for the intent examples: every phrasing for a French or mixed question, the
-        # English ones for a clearly English question (French phrasings must not pull English questions).
-        self._views = {False: _Phrasings(ready.phrasings, [True] * len(ready.phrasings)),
-                       True: _Phrasings(ready.phrasings, [not french for french in ready.french])}
+        self._views = ready.views
         self._owner = ready.owner
         self._idf = ready.idf
-        # Each feature's cards and weights as two contiguous arrays: a busy process mostly finds a list of
-        # (position, weight) tuples out of the CPU's cache, one object at a time.
-        self._postings = {feature: (array("I", [i for i, _ in found]), array("d", [w for _, w in found]))
-                          for feature, found in ready.postings.items()}
+        self._postings = ready.postings
         self._marks = ready.marks
         self._marked = frozenset().union(*self._marks.values())  # every word that names a marked card
         self._read: dict[tuple[str, frozenset[str], bool], tuple[Match, ...]] = {}  # see _candidates
@@ -316,7 +319,7 @@ class _Phrasings:
     __slots__ = ("keys", "places", "texts")
     COMMON_SHARE = 0.3
 
-    def __init__(self, phrasings: tuple[str, ...], kept: list[bool]):
+    def __init__(self, phrasings: list[str], kept: list[bool]):
         places: dict[str, list[int]] = {}  # each text with the places it has among all the phrasings
         for place, text in enumerate(phrasings):
             if kept[place]:

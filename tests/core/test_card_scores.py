@@ -31,7 +31,7 @@ def _scored_one_by_one(index: cards.CardIndex, ready: cards.PreparedCards, proce
     cosine: dict[int, float] = {}
     for feature in features:
         weight = ready.idf[feature] / norm
-        for i, value in ready.postings[feature]:
+        for i, value in zip(*ready.postings[feature], strict=True):
             cosine[i] = cosine.get(i, 0.0) + weight * value
     asked = {cards._singular(w) for w in processed.split()}
     raw = [(i, cards.FUZZ_WEIGHT * fuzzy.get(i, 0.0) + cards.TFIDF_WEIGHT * cosine.get(i, 0.0))
