@@ -10,7 +10,7 @@ from many parents would; a second pass repeats them to show the warm cache.
 Every question goes through Bot.handle, the one entry point, on a real
 SQLite store (user memory and the question log are written as in service: a board at once,
 conversation contexts and logged questions in batches), with the garbage collector settled as
-`schoolbot serve` settles it (bot.app.settle_for_service).
+`schoolbot serve` settles it (bot.app.settle_after_build).
 Prints figures; asserts nothing.
 """
 
@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.app import build_bot, settle_for_service  # noqa: E402
+from bot.app import build_bot, settle_after_build  # noqa: E402
 from bot.messages import Incoming  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 
@@ -126,7 +126,7 @@ def main() -> None:
         # bookkeeping scatters the objects it sees being made: it read 3% slower when built under it.
         t0 = time.perf_counter()
         bot = build_bot(settings)
-        settle_for_service()  # as `schoolbot serve` does
+        settle_after_build()  # as `schoolbot serve` does
         restart = time.perf_counter() - t0
 
         elapsed, latencies = run_questions(bot, texts, users=500)

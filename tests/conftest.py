@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import shutil
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -17,6 +18,16 @@ from knowledge.store import open_store
 
 TORONTO = ZoneInfo("America/Toronto")
 THURSDAY = datetime(2019, 10, 3, 9, 0, tzinfo=TORONTO)  # the default scenario clock
+
+
+@pytest.fixture(autouse=True)
+def _collector_as_it_was():
+    """The commands run in this process (ask, chat, eval) settle its garbage collector for a process of
+    their own (bot.app.settle_after_build): put it back, so what a test built can be collected."""
+    threshold = gc.get_threshold()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*threshold)
 
 
 @pytest.fixture(scope="session")

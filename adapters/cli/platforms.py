@@ -75,13 +75,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from adapters.instance import AlreadyRunning, only_instance
     from adapters.serve import serve
-    from bot.app import build_bot, settle_for_service
+    from bot.app import build_bot, settle_after_build
 
     _configure_logging(quiet=args.quiet, debug=args.debug)
     try:
         with only_instance(settings.database.path):
             bot = build_bot(settings)
-            settle_for_service()
+            settle_after_build()
             try:
                 asyncio.run(serve(bot, settings, wanted))
             finally:

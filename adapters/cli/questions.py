@@ -14,11 +14,11 @@ from bot.settings import Settings
 
 def cmd_chat(args: argparse.Namespace) -> int:
     from adapters.console import run_console
-    from bot.app import build_bot, settle_for_service
+    from bot.app import build_bot, settle_after_build
 
     settings = settings_from(args)
     bot = build_bot(settings)
-    settle_for_service()
+    settle_after_build()
     start = parse_time(args.now, settings) if args.now else None
     board = None
     if args.board:
@@ -68,11 +68,12 @@ def _board_id(bot, query: str) -> str | None:
 
 
 def cmd_ask(args: argparse.Namespace) -> int:
-    from bot.app import build_bot
+    from bot.app import build_bot, settle_after_build
     from bot.core import EphemeralMemory
 
     settings = settings_from(args)
     bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)
+    settle_after_build()
     now = parse_time(args.now, settings) if args.now else bot.clock()
     board = None
     if args.board:
@@ -98,7 +99,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def cmd_eval(args: argparse.Namespace) -> int:
-    from bot.app import build_bot
+    from bot.app import build_bot, settle_after_build
     from bot.core import EphemeralMemory
     from bot.evaluation import evaluate, read_jsonl
 
@@ -110,6 +111,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)
+    settle_after_build()
     report = evaluate(bot, rows)
     print(report.render(show_errors=args.errors))
     accuracy = report.accuracy("intent")
