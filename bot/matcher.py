@@ -28,7 +28,7 @@ from rapidfuzz import fuzz, process
 from bot.boards import BoardFinder, BoardMention
 from bot.commands import ALIASES
 from bot.dates import DateMention, find_date, mentions_weekend
-from bot.indexes import CentroidIndex, PhraseIndex, WordKeyIndex
+from bot.indexes import PhraseIndex, example_view
 from bot.intent_data import INTENTS, IntentData, OutOfScope, load_intents
 from bot.language import detect
 from bot.text import NearestWord, normalize
@@ -144,8 +144,8 @@ class IntentMatcher:
         # and neutral ones for a clearly English message. Slang turns French words into English
         # ones, so a French example ("le bureau public ferme") would otherwise pull English questions.
         everything = [True] * len(self.example_texts)
-        self.views = {False: _view(self.example_texts, self.example_intents, everything),
-                      True: _view(self.example_texts, self.example_intents, not_french)}
+        self.views = {False: example_view(self.example_texts, self.example_intents, everything),
+                      True: example_view(self.example_texts, self.example_intents, not_french)}
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
         self._analysed = lru_cache(maxsize=16384)(self._analyse)
         self._read = lru_cache(maxsize=16384)(self._read_uncached)
@@ -424,31 +424,6 @@ class IntentMatcher:
                 for intent, value in social.items():
                     scores[intent] = max(scores[intent], value)
         return scores
-
-
-# The fuzzy signal compares a message only with the examples sharing one of its less common words
-# (bot.indexes.WordKeyIndex): a key in over COMMON_SHARE of the examples ("is", "school", "open",
-# "strike", "what") selects none. About 270 of 2,000 examples are compared on average, and the search
-# costs about a third. Measured on every evaluation set: the tuning sets read as with all the
-# examples; a share of 0.2 compared about 440 and a share of 0.1 cost tuning-set questions.
-COMMON_SHARE = 0.15
-
-
-@dataclass(slots=True)
-class _Examples:
-    """Intent examples as the fuzzy and centroid signals read them: all of them, or the English ones."""
-
-    sorted_texts: list[str]  # each example's words sorted (token_sort_ratio, sorted once)
-    intents: list[str]
-    centroids: CentroidIndex
-    keys: WordKeyIndex  # which examples the fuzzy search compares with a message
-
-
-def _view(texts: list[str], intents: list[str], kept: list[bool]) -> _Examples:
-    texts = [t for t, keep in zip(texts, kept, strict=True) if keep]
-    intents = [i for i, keep in zip(intents, kept, strict=True) if keep]
-    return _Examples([" ".join(sorted(t.split())) for t in texts], intents, CentroidIndex(texts, intents),
-                     WordKeyIndex(texts, COMMON_SHARE))
 
 
 __all__ = ["COMMANDS", "INTENTS", "Analysis", "IntentData", "IntentMatcher", "load_intents"]
