@@ -280,10 +280,10 @@ class IntentMatcher:
         said = detect(text[: self.max_chars])
         language = said or language
         norm = normalize(text, self.max_chars)
-        if len(norm) > self.CACHED_CHARS:
-            return self._analyse(norm, today, language, said == "en", self.min_confidence, self.min_margin)
-        # The bars are part of the key: whoever changes them (a test) gets answers by the new ones.
-        return self._analysed(norm, today, language, said == "en", self.min_confidence, self.min_margin).copy()
+        read = self._analyse if len(norm) > self.CACHED_CHARS else self._analysed
+        # The bars are part of the key: whoever changes them (a test) gets answers by the new ones. A copy
+        # each time: the scores of a reading are shared by every message read alike.
+        return read(norm, today, language, said == "en", self.min_confidence, self.min_margin).copy()
 
     def _analyse(self, norm: str, today: date, language: str | None, english: bool, *_bars: float) -> Analysis:
         command = _COMMAND.match(norm)
