@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
 
-from bot.indexes import WordKeyIndex
+from bot.indexes import PhrasingView
 from bot.matcher import FILLER, IntentMatcher
 from bot.text import normalize
 from knowledge.model import Card
@@ -82,7 +82,7 @@ class PreparedCards:
     marks: dict[int, frozenset[str]]  # card position -> the words one of which a question must name (cards about one thing)
     # Two views, as for the intent examples: every phrasing for a French or mixed question, the
     # English ones for a clearly English question (French phrasings must not pull English questions).
-    views: dict[bool, _Phrasings]  # English question -> the phrasings it is compared with
+    views: dict[bool, PhrasingView]  # English question -> the phrasings it is compared with
 
 
 def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
@@ -124,8 +124,8 @@ def prepare_cards(cards: list[Card], matcher: IntentMatcher) -> PreparedCards:
     asked_about = [set() if card.boards else {_singular(w) for text in (card.question, (card.fr or {}).get("question") or "")
                                               for w in prepare(matcher, text).split()} for card in cards]
     marks = _marks(phrasings, owner, french, _chains(cards), asked_about)
-    views = {False: _Phrasings(phrasings, [True] * len(phrasings)),
-             True: _Phrasings(phrasings, [not fr for fr in french])}
+    views = {False: PhrasingView(phrasings, [True] * len(phrasings)),
+             True: PhrasingView(phrasings, [not fr for fr in french])}
     return PreparedCards(tuple(phrasings), tuple(owner), tuple(french), idf, postings, marks, views)
 
 
@@ -308,25 +308,6 @@ class CardIndex:
                 if len(found) == 8:
                     break
         return tuple(found)
-
-
-class _Phrasings:
-    """The phrasings one kind of question is compared with; a text several cards share is scored once.
-    Only the phrasings sharing a less common word with the question are compared (`keys`): a key in over
-    COMMON_SHARE of them selects none. About 190 of 660 are compared; on the 8,900 replies of
-    bench/replies_digest.py none changed (a share of 0.2 changed 31)."""
-
-    __slots__ = ("keys", "places", "texts")
-    COMMON_SHARE = 0.3
-
-    def __init__(self, phrasings: list[str], kept: list[bool]):
-        places: dict[str, list[int]] = {}  # each text with the places it has among all the phrasings
-        for place, text in enumerate(phrasings):
-            if kept[place]:
-                places.setdefault(text, []).append(place)
-        self.texts = list(places)
-        self.places = [tuple(found) for found in places.values()]
-        self.keys = WordKeyIndex(self.texts, self.COMMON_SHARE)
 
 
 def _score(match: Match) -> float:
