@@ -17,7 +17,6 @@ Prints figures; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import random
@@ -123,7 +122,6 @@ def main() -> None:
         tracemalloc.stop()
         first.store.close()
         del first
-        gc.collect()  # before the build below freezes what is left
         # The bot measured starts as a restart does (from the prepared cache), without tracemalloc, whose
         # bookkeeping scatters the objects it sees being made: it read 3% slower when built under it.
         t0 = time.perf_counter()

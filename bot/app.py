@@ -116,17 +116,20 @@ def build_bot(
     return bot
 
 
-def settle_after_build() -> None:
+def settle_after_build(*, long_lived: bool = True) -> None:
     """Settle the garbage collector once the bot is built: every command that answers calls it.
 
     What start-up built (the prepared matcher and cards, the knowledge: hundreds of thousands of objects)
-    lives as long as the process, so ``gc.freeze()`` spares it from every later full collection, and
-    from the one at exit (a one-question `ask` took 0.163 s with it and 0.139 s without, median of 15).
-    Answering makes many short-lived containers; collecting the youngest generation every 50,000 new
-    ones instead of every 700 keeps them from being scanned again and again. Measured on bench/core.py,
-    five runs each: first pass 4,455 -> 4,595 answers/s (3%), peak memory the same (101 MiB). Cycles
-    are still collected.
+    is kept until staff change the knowledge or the process ends, so ``gc.freeze()`` spares it from the
+    later full collections, and from the one at exit (a one-question `ask` took 0.163 s with it and
+    0.139 s without, median of 15). A long-lived process collects once first, so no garbage made while
+    building is frozen with it; `ask` (`long_lived=False`) exits before that would matter. Answering makes
+    many short-lived containers; collecting the youngest generation every 50,000 new ones instead of
+    every 700 keeps them from being scanned again and again: bench/core.py's first pass went from 4,455
+    to 4,595 answers/s (five runs each) with the same peak memory. Cycles are still collected.
     """
+    if long_lived:
+        gc.collect()
     gc.freeze()
     gc.set_threshold(50_000, 20, 20)
 

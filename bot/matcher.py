@@ -148,7 +148,7 @@ class IntentMatcher:
                       True: example_view(self.example_texts, self.example_intents, not_french)}
         self._score_cached = lru_cache(maxsize=32768)(self._score_uncached)
         self._analysed = lru_cache(maxsize=16384)(self._analyse)
-        self._read = lru_cache(maxsize=16384)(self._read_uncached)
+        self._reading = lru_cache(maxsize=16384)(self._read_uncached)
         self._keywords = PhraseIndex()
         for intent, words in data.keywords.items():
             for phrase, weight in words.items():
@@ -301,7 +301,8 @@ class IntentMatcher:
         weekend = mentions_weekend(norm)
         # What is left to read depends only on these, whichever board or day was named and however
         # the words were spelt: messages differing only there are read once.
-        intent, confidence, scores, topic, abstained = self._read(
+        read = self._read_uncached if len(norm) > self.CACHED_CHARS else self._reading  # long ones are not kept
+        intent, confidence, scores, topic, abstained = read(
             processed, tuple(self.segments(blanked)), board is not None, when is not None, weekend, english, *_bars)
         return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, scores=scores,
                         abstained=abstained, processed=processed, english=english)

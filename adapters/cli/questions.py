@@ -73,7 +73,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)
-    settle_after_build()
+    settle_after_build(long_lived=args.text is None)  # one question: the process ends right after it
     now = parse_time(args.now, settings) if args.now else bot.clock()
     board = None
     if args.board:

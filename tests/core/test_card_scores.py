@@ -15,7 +15,8 @@ from bot.text import normalize
 
 def _scored_one_by_one(index: cards.CardIndex, ready: cards.PreparedCards, processed: str, english: bool) -> tuple:
     """The index's scores with every phrasing scored where it stands, shared or not (English ones only
-    for an English question, and those sharing a less common word with it)."""
+    for an English question, and those sharing a less common word with it: which ones those are is
+    taken from the index's own word keys, tested in test_word_keys.py)."""
     fuzzy: dict[int, float] = {}
     processed = cards._now_said_once(processed)
     query = " ".join(sorted(w for w in processed.split() if w not in cards._WEAK))
