@@ -121,8 +121,8 @@ def settle_after_build(*, long_lived: bool = True) -> None:
 
     What start-up built (the prepared matcher and cards, the knowledge: hundreds of thousands of objects)
     is kept until staff change the knowledge or the process ends, so ``gc.freeze()`` spares it from the
-    later full collections, and from the one at exit (a one-question `ask` took 0.163 s with it and
-    0.139 s without, median of 15). A long-lived process collects once first, so no garbage made while
+    later full collections, and from the one at exit (a one-question `ask` took 0.139 s with the freeze,
+    0.163 s without, median of 15). A long-lived process collects once first, so no garbage made while
     building is frozen with it; `ask` (`long_lived=False`) exits before that would matter. Answering makes
     many short-lived containers; collecting the youngest generation every 50,000 new ones instead of
     every 700 keeps them from being scanned again and again: bench/core.py's first pass went from 4,455
