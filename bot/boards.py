@@ -174,14 +174,12 @@ class BoardFinder:
                 spans.extend(_WORD.finditer(text))
             return spans[first].start(), spans[last].end()
 
-        starts, named, places, protected = self._starts, self.named, self.places, self.protected
+        starts, named, places = self._starts, self.named, self.places
         if starts.keys().isdisjoint(token_set):  # no name or place starts here: the first misspelt one, if any
             for i, token in enumerate(tokens):
-                if len(token) >= 4 and token not in protected and not token.isdigit():
-                    key = self._speller.find(token)
-                    if key is not None:
-                        board_id = named[key][0] if key in named else self._choose_place(places[key], catholic, french)
-                        return BoardMention(board_id, *span(i, i), "fuzzy")
+                board_id = self._misspelt(token, catholic, french)
+                if board_id is not None:
+                    return BoardMention(board_id, *span(i, i), "fuzzy")
             return None
         place: BoardMention | None = None
         fuzzy: BoardMention | None = None
@@ -207,16 +205,21 @@ class BoardFinder:
                     break
             if matched:
                 continue
-            # The board key a misspelt word most likely means (the speller caches the search).
-            if fuzzy is None and len(token) >= 4 and token not in protected and not token.isdigit():
-                key = self._speller.find(token)
-                if key is not None:
-                    if key in named:
-                        fuzzy = BoardMention(named[key][0], *span(i, i), "fuzzy")
-                    else:
-                        fuzzy = BoardMention(self._choose_place(places[key], catholic, french), *span(i, i), "fuzzy")
+            if fuzzy is None:
+                board_id = self._misspelt(token, catholic, french)
+                if board_id is not None:
+                    fuzzy = BoardMention(board_id, *span(i, i), "fuzzy")
             i += 1
         return place or fuzzy
+
+    def _misspelt(self, token: str, catholic: bool, french: bool) -> str | None:
+        """The board a misspelt name or place most likely means (the speller caches the search)."""
+        if len(token) < 4 or token in self.protected or token.isdigit():
+            return None
+        key = self._speller.find(token)
+        if key is None:
+            return None
+        return self.named[key][0] if key in self.named else self._choose_place(self.places[key], catholic, french)
 
     def lookup(self, query: str) -> Board | None:
         """A board from a short query such as a /board argument ("peel", "tdbs", "Mississauga")."""
