@@ -303,8 +303,12 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     # "When can they strike?" asks what comes next: an event to come that the question speaks to
     # answers before a past one that shares more words ("when did ..." does not).
     ahead = asks_when_next(question)
-    best = max(candidates, key=lambda e: (ahead and e.day > today and overlap(asked, searchable(e, "text", voice)) > 0,
-                                          overlap(asked, searchable(e, "text", voice))))
+
+    def rank(event: TimelineEvent) -> tuple[bool, int]:
+        shared = overlap(asked, searchable(event, "text", voice))
+        return ahead and event.day > today and shared > 0, shared
+
+    best = max(candidates, key=rank)
     latest = max(events, key=lambda e: e.published)
     if latest.published > best.published and (latest.kind in _SETTLING or not overlap(asked, searchable(best, "text", voice))):
         best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
