@@ -88,7 +88,6 @@ def votes(text: str) -> tuple[int, int]:
     return _counts(text)[:2]
 
 
-@lru_cache(maxsize=16384)
 def _votes(lowered: str) -> tuple[int, int, int]:
     """(French votes, English votes, French grammar words) for a lower-case message."""
     french = english = grammar = 0
