@@ -34,8 +34,6 @@ log = logging.getLogger("schoolbot.discord")
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete choices
 MAX_DESCRIPTION = 100  # Discord's limit for a command's or an option's description
-SORRY_TEXT = say("something_went_wrong", "en")  # (English; said in the user's language below)
-NOTHING_TEXT = say("send_help", "en")
 ALL_BOARDS = {"en": "All boards", "fr": "Tous les conseils"}  # the label of the choice "all"
 
 
