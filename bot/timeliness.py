@@ -57,7 +57,7 @@ def phase_name(knowledge: Knowledge, service, language: str = "en") -> str:
     phase = pack_of(knowledge, service).phase(service.phase)
     if phase is None:
         return service.phase.replace("_", " ")
-    return phase.name_fr if language == "fr" and phase.name_fr else phase.name
+    return phase.words(language)
 
 
 def phase_begun(knowledge: Knowledge, service, at: datetime) -> bool | None:

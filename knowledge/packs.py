@@ -39,6 +39,10 @@ class Phase:
     start: date | None = None
     until: date | None = None
 
+    def words(self, language: str = "en") -> str:
+        """The phase as parents read it in `language` (English when it has no French name)."""
+        return self.name_fr if language == "fr" and self.name_fr else self.name
+
 
 @dataclass(frozen=True, slots=True)
 class StatusWords:

@@ -73,4 +73,4 @@ def phase_name(knowledge: Knowledge, pack: str, phase_id: str, language: str) ->
     phase = next((p for p in (info.phases if info else LEGACY_PHASES) if p.id == phase_id), None)
     if phase is None:
         return phase_id.replace("_", " ")
-    return phase.name_fr if language == "fr" and phase.name_fr else phase.name
+    return phase.words(language)
