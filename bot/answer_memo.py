@@ -32,10 +32,13 @@ LIMIT = 4096  # texts kept per snapshot; past this they are composed anew
 _MEMO = "composed answers"
 
 
+def _memo(knowledge: Knowledge) -> dict:
+    """The snapshot's composed texts and word sets (they live and die with it)."""
+    return knowledge.derived.setdefault(_MEMO, {})
+
+
 def _remembered(knowledge: Knowledge, key: tuple, voice: Voice, compose: Callable[[Voice], str | None]) -> str | None:
-    memo = knowledge.derived.get(_MEMO)
-    if memo is None:
-        memo = knowledge.derived[_MEMO] = {}
+    memo = _memo(knowledge)
     found = memo.get(key)
     if found is None:
         fresh = Voice(voice.language)
@@ -52,7 +55,7 @@ def _remembered(knowledge: Knowledge, key: tuple, voice: Voice, compose: Callabl
 def _words_in(knowledge: Knowledge, key: tuple, texts: Callable[[], list[str]]) -> frozenset[str]:
     """Every word (as `words_of` reads them) of some texts, once per snapshot and key: a question's words
     count for an answer only where they meet these (``overlap``), so the rest of them need not key it."""
-    memo = knowledge.derived.setdefault(_MEMO, {})
+    memo = _memo(knowledge)
     found = memo.get(key)
     if found is None:
         found = memo[key] = frozenset().union(*map(words_of, texts()))
