@@ -203,5 +203,9 @@ def read_jsonl(path: str) -> list[dict]:
                 raise ValueError(f"{path}:{number}: needs at least text, now and intent")
             if not isinstance(row.get("reply_has", []), list) or not isinstance(row.get("context", []), list):
                 raise ValueError(f"{path}:{number}: reply_has and context must be lists")
+            try:
+                datetime.fromisoformat(str(row["now"]))
+            except ValueError:
+                raise ValueError(f"{path}:{number}: now: {row['now']!r} is not an ISO 8601 time") from None
             rows.append(row)
     return rows

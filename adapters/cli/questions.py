@@ -108,6 +108,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         rows = read_jsonl(args.file)
     except FileNotFoundError:
         raise UsageError(f"{args.file}: no such file") from None
+    except OSError as exc:  # a directory, no permission: one line too
+        raise UsageError(f"{args.file}: {exc.strerror or exc}") from None
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)

@@ -131,6 +131,16 @@ def test_eval_fails_below_the_bar(capsys, db, tmp_path):
     assert code == 1 and "below 0.900" in err
 
 
+def test_eval_bad_question_file_is_one_line(capsys, db, tmp_path):
+    """A clock that is not a time is found on load, with the file and line, not as a traceback."""
+    labelled = tmp_path / "q.jsonl"
+    labelled.write_text(json.dumps({"text": "hi", "now": "yesterday", "intent": "help"}) + "\n")
+    code, _out, err = run(capsys, "eval", str(labelled), "--db", db)
+    assert code == 2 and err == f"schoolbot: {labelled}:1: now: 'yesterday' is not an ISO 8601 time\n"
+    code, _out, err = run(capsys, "eval", str(tmp_path), "--db", db)
+    assert code == 2 and err.count("\n") == 1 and str(tmp_path) in err
+
+
 def test_chat_console_session(db):
     """The README's first command, as a subprocess with piped input."""
     result = subprocess.run(
