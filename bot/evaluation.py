@@ -23,6 +23,19 @@ from bot.messages import Incoming
 from bot.replies import PREVIEW_CHARS
 from bot.text import normalize
 
+PLATFORM = "cli"  # the platform of the users evaluations make up
+
+
+def alternatives(items: Iterable[object] | None) -> list[list[str]]:
+    """Checked words ("a|b": either), each item as its normalised alternatives (no case, no accents)."""
+    return [[normalize(a) for a in str(item).split("|") if a.strip()] for item in items or []]
+
+
+def new_user(bot: Bot, user_id: str, board: str | None) -> None:
+    """Make `user_id` a user who set `board` earlier (nothing to do when None)."""
+    if board:
+        bot.memory.set_user(PLATFORM, user_id, board=board)
+
 
 @dataclass
 class Result:
@@ -35,7 +48,7 @@ class Result:
     reply: str = ""
 
     def _wanted(self) -> list[list[str]]:
-        return [[normalize(a) for a in str(item).split("|") if a.strip()] for item in self.expected.get("reply_has") or []]
+        return alternatives(self.expected.get("reply_has"))
 
     def has_words(self, limit: int | None = None) -> bool | None:
         """Whether every reply_has item is in the reply (in its first `limit` characters); None: no check."""
@@ -163,9 +176,8 @@ class Report:
 def answer_one(bot: Bot, index: int, text: str, now: datetime, board: str | None):
     """Answer one question as a fresh user who set `board` earlier."""
     user_id = f"ask-{index}"
-    if board:
-        bot.memory.set_user("cli", user_id, board=board)
-    return bot.respond(Incoming("cli", user_id, user_id, text, now))
+    new_user(bot, user_id, board)
+    return bot.respond(Incoming(PLATFORM, user_id, user_id, text, now))
 
 
 def evaluate(bot: Bot, rows: Iterable[dict]) -> Report:
@@ -175,11 +187,11 @@ def evaluate(bot: Bot, rows: Iterable[dict]) -> Report:
         earlier = [str(t) for t in row.get("context") or []]
         if earlier:  # the same user's earlier messages, a few seconds apart, before the one scored
             user_id = f"ask-{index}"
-            if row.get("user_board"):
-                bot.memory.set_user("cli", user_id, board=row["user_board"])
+            new_user(bot, user_id, row.get("user_board"))
             for step, text in enumerate(earlier):
-                bot.respond(Incoming("cli", user_id, user_id, text, now - timedelta(seconds=10 * (len(earlier) - step))))
-            response = bot.respond(Incoming("cli", user_id, user_id, row["text"], now))
+                at = now - timedelta(seconds=10 * (len(earlier) - step))
+                bot.respond(Incoming(PLATFORM, user_id, user_id, text, at))
+            response = bot.respond(Incoming(PLATFORM, user_id, user_id, row["text"], now))
         else:
             response = answer_one(bot, index, row["text"], now, row.get("user_board"))
         report.results.append(
