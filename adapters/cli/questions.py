@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from contextlib import contextmanager
 from datetime import datetime
 
 from adapters.cli.common import parse_time, settings_from
@@ -98,20 +100,48 @@ def cmd_ask(args: argparse.Namespace) -> int:
     return 0
 
 
+QUESTION_BARS = ("min_accuracy", "min_reply_words", "min_up_front")  # for question files only
+CONVERSATION_OPTIONS = ("min_turns", "min_followups", "transcript")  # for conversation files only
+
+
+def _option(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _read(reader, path: str):
+    """What `reader` makes of the file; a missing or wrong file is one line (UsageError)."""
+    try:
+        return reader(path)
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except OSError as exc:  # a directory, no permission: one line too
+        raise UsageError(f"{path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # file:line: what is wrong (a bad byte in the file too)
+        raise UsageError(str(exc)) from None
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
+    from bot.conversation_eval import file_kind
+
+    settings = settings_from(args)
+    if _read(file_kind, args.file) == "conversations":
+        given = [_option(name) for name in QUESTION_BARS if getattr(args, name) is not None]
+        if given:
+            raise UsageError(f"{given[0]} is for question files; {args.file} holds conversations "
+                             "(use --min-turns or --min-followups)")
+        return _eval_conversations(args, settings)
+    given = [_option(name) for name in CONVERSATION_OPTIONS if getattr(args, name) is not None]
+    if given:
+        raise UsageError(f"{given[0]} is for conversation files; {args.file} has no conversation (no line with \"turns\")")
+    return _eval_questions(args, settings)
+
+
+def _eval_questions(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import build_bot, settle_after_build
     from bot.core import EphemeralMemory
     from bot.evaluation import evaluate, read_jsonl
 
-    settings = settings_from(args)
-    try:
-        rows = read_jsonl(args.file)
-    except FileNotFoundError:
-        raise UsageError(f"{args.file}: no such file") from None
-    except OSError as exc:  # a directory, no permission: one line too
-        raise UsageError(f"{args.file}: {exc.strerror or exc}") from None
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    rows = _read(read_jsonl, args.file)
     bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)
     settle_after_build()
     report = evaluate(bot, rows)
@@ -131,6 +161,71 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _eval_conversations(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.conversation_eval import evaluate_conversations, read_conversations
+
+    conversations = _read(read_conversations, args.file)
+    transcript = None
+    if args.transcript:
+        try:  # opened first: a wrong path is said before the run, not after it
+            transcript = open(args.transcript, "w", encoding="utf-8")  # noqa: SIM115 (closed below)
+        except OSError as exc:
+            raise UsageError(f"--transcript: {args.transcript}: {exc.strerror or exc}") from None
+    try:
+        with _scratch_bot(settings) as bot:
+            report = evaluate_conversations(bot, conversations)
+        if transcript is not None:
+            transcript.write(report.transcript())
+    finally:
+        if transcript is not None:
+            transcript.close()
+    print(report.render(show_errors=args.errors))
+    code = 0
+    for name, label, (share, counted) in (("min_turns", "turns passing", report.passing()),
+                                          ("min_followups", "follow-ups passing", report.followups())):
+        bar = getattr(args, name)
+        if bar is None:
+            continue
+        if not counted:
+            print(f"note: {_option(name)} not applied: no {label.split()[0]} in {args.file}", file=sys.stderr)
+        elif share < bar:
+            print(f"FAILED: {label} {share:.3f} is below {bar:.3f}", file=sys.stderr)
+            code = 1
+    return code
+
+
+@contextmanager
+def _scratch_bot(settings: Settings):
+    """A bot answering as `schoolbot chat` does (it subscribes, remembers a language, logs the question),
+    on a copy of the database in a temporary folder: conversations go as parents see them, and the
+    database itself is left as it was. The prepared matcher and cards still come from beside it."""
+    import sqlite3
+    import tempfile
+
+    from bot.app import build_bot, open_knowledge, settle_after_build
+    from knowledge.store import open_store
+
+    with tempfile.TemporaryDirectory(prefix="schoolbot-eval-") as folder:
+        path = os.path.join(folder, "schoolbot.db")
+        original = open_knowledge(settings)
+        try:
+            copy = sqlite3.connect(path)
+            try:
+                with original.lock:
+                    original.conn.backup(copy)
+            finally:
+                copy.close()
+        finally:
+            original.close()
+        store = open_store(path)
+        try:
+            bot = build_bot(settings, store=store)  # settings: the database's cache of prepared matcher and cards
+            settle_after_build()
+            yield bot
+        finally:
+            store.close()
+
+
 COMMANDS = ("chat", "ask", "eval")  # the subcommands register() adds
 
 
@@ -147,11 +242,27 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--json", action="store_true", help="one JSON object per answer: intent, board, date, reply, confidence")
     p.set_defaults(func=cmd_ask)
 
-    p = sub.add_parser("eval", parents=[common], help="score the bot on labelled questions (JSONL)")
-    p.add_argument("file", help="e.g. ../shared/devset/questions.jsonl")
-    p.add_argument("--min-accuracy", type=float, help="exit 1 when intent accuracy is below this")
-    p.add_argument("--min-reply-words", type=float, help="exit 1 when the reply-words pass rate is below this")
+    p = sub.add_parser(
+        "eval", parents=[common], help="score the bot on labelled questions or on conversations (JSONL)",
+        description="Score the bot on a JSONL file of labelled questions (one question a line) or of conversations "
+                    "(lines with \"turns\"; a file holds one kind). The --min-* bars exit 1 when a figure is "
+                    "below them; a bar or option for the other kind of file is a usage error (exit 2).",
+    )
+    p.add_argument("file", help="e.g. ../shared/devset/questions.jsonl or ../shared/devset/conversations.jsonl")
+    p.add_argument("--min-accuracy", type=float, help="questions: exit 1 when intent accuracy is below this")
+    p.add_argument("--min-reply-words", type=float,
+                   help="questions: exit 1 when the reply-words pass rate is below this")
     p.add_argument("--min-up-front", type=float,
-                   help="exit 1 when the share of replies with their words in the first 160 characters is below this")
-    p.add_argument("--errors", type=int, default=0, metavar="N", help="also list the first N wrong answers")
+                   help="questions: exit 1 when the share of replies with their words in the first 160 characters "
+                        "is below this")
+    p.add_argument("--min-turns", type=float,
+                   help="conversations: exit 1 when the share of turns passing every check is below this")
+    p.add_argument("--min-followups", type=float,
+                   help="conversations: exit 1 when the share of follow-up turns passing is below this "
+                        "(not applied, with a note, when no turn is a follow-up)")
+    p.add_argument("--transcript", metavar="FILE",
+                   help="conversations: write every conversation as text to read and grade "
+                        "(the clock, you>/bot>, PASS or FAIL and why)")
+    p.add_argument("--errors", type=int, default=0, metavar="N",
+                   help="also list the first N wrong answers (questions) or failing turns (conversations)")
     p.set_defaults(func=cmd_eval)

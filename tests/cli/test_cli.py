@@ -187,9 +187,10 @@ sys.stderr.write("MODULES " + json.dumps(sorted(sys.modules)) + "\\n")
 raise SystemExit(code)
 """
 # What `ask` must never load: an event loop, TLS, platform libraries, HTTP clients,
-# and our own serve, platform, admin and broadcast modules.
+# and our own serve, platform, admin and broadcast modules, and the scoring of conversations.
 NOT_FOR_ASK = {"asyncio", "ssl", "telegram", "discord", "httpx", "httpcore", "aiohttp", "anyio",
-               "adapters.serve", "adapters.telegram", "adapters.discord_bot", "bot.admin", "bot.broadcast.worker"}
+               "adapters.serve", "adapters.telegram", "adapters.discord_bot", "bot.admin", "bot.broadcast.worker",
+               "bot.conversation_eval", "statistics"}
 
 
 def _ask_modules(db: str, cwd) -> tuple[str, set[str]]:
