@@ -6,6 +6,8 @@ Each line: text, now, intent (and optionally user_board, board, date). Also:
 - "context": earlier messages the same user sent first, in order (the last
   line's text is the one scored);
 - "lang": the language of the question (reported per language).
+
+Files of conversations (lines with "turns") are scored by bot.conversation_eval.
 """
 
 from __future__ import annotations
