@@ -37,6 +37,14 @@ for f in (f for f in sets if os.path.exists(f)):
         if not line.strip():
             continue
         d = json.loads(line)
+        if "turns" in d:  # a conversation file: its turns, one parent, in order
+            now, user = datetime.fromisoformat(d["now"]), f"{f}-{i}"
+            for k, turn in enumerate(d["turns"]):
+                text = turn if isinstance(turn, str) else turn["text"]
+                for r in bot.handle(Incoming("eval", user, user, text, now + timedelta(seconds=10 * k))):
+                    h.update(r.text.encode() + b"\0")
+                    n += 1
+            continue
         now, user = datetime.fromisoformat(d["now"]), f"{f}-{i}"
         for c in d.get("context") or []:
             bot.handle(Incoming("eval", user, user, c, now - timedelta(seconds=10)))

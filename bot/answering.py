@@ -89,6 +89,8 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
             _stay_in_conversation(turn)  # "thanks" after a question on Peel is still about Peel
         if social == "thanks":
             return [replies.welcome(bot.subscribed(turn.msg), lang)]
+        if social == "ok":
+            return [replies.acknowledged(lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
     if not fresh or context.topic not in HANDLERS:
         return None
@@ -130,7 +132,14 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
         return None
     named_a_kind = analysis.board is not None and analysis.board.how == "counterpart"  # "what about the public one"
     only_board_or_day = (analysis.intent in ("set_board", "school_status") or named_a_kind) and not _content(analysis)
-    leans = only_board_or_day and context.topic in _BOARD_DAY_TOPICS
+    # "and what about my son at dpcdsb", "but peel said something right?": a board, and words that ask nothing new
+    only_board = analysis.board is not None and not _content(analysis, bot)
+    leans = (only_board_or_day or only_board) and context.topic in _BOARD_DAY_TOPICS
+    if only_board and not leans and context.topic not in _BOARD_DAY_TOPICS \
+            and bot.subjects.speaks_of_another_child(turn.question):
+        context.topic, leans = "school_status", True  # "and my other kid at tcdsb?" after the EAs: that board's day
+    if only_board and bot is not None and bot.subjects.speaks_of_another_child(turn.question):
+        context.keep_family_board(analysis.board.board_id, turn.remembered_board or context.board)
     if not leans and conversation.continues(norm) and context.topic not in _BOARD_DAY_TOPICS:
         # "and the custodians?" after a question on services: the same topic, unless clearly another
         best = max(analysis.scores.values(), default=0.0)
@@ -149,14 +158,23 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
 _BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
 
 
-def _content(analysis) -> list[str]:
-    return [w for w in analysis.processed.split()
-            if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS]
+def _content(analysis, bot: Bot | None = None) -> list[str]:
+    """The words of a message that ask something (with `bot`: also leaving out the words of a parent speaking
+    of a child, and places, beside a board)."""
+    words = [w for w in analysis.processed.split()
+             if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS]
+    if bot is None:
+        return words
+    return [w for w in words if w not in bot.subjects.children and bot.boards.find(w) is None]
 
 
 def _follow_up(turn: Turn, kind: str) -> list[str]:
     """'more', 'why?' and 'is that confirmed?' about the last answer."""
     context, knowledge, now = turn.context, turn.knowledge, turn.msg.time
+    if kind == "source" and context.cited:
+        turn.analysis.intent = "help"  # nothing new is asked: the conversation stays where it was
+        turn.full = True  # the source lines are the answer: kept whole
+        return [context.cited]
     turn.analysis.intent = context.topic
     turn.day = turn.day or context.the_day()
     card = knowledge.card_by_id.get(context.card) if context.card else None
@@ -172,6 +190,8 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
             return [rest]
         return HANDLERS[context.topic](None, turn)
     day = turn.day or turn.today
+    if kind == "scope":
+        return [answers.scope(knowledge, context.topic, day, turn.today, now, voice=turn.voice)]
     if context.topic == "school_status":
         if kind == "why":  # why the job action first (what "why?" asks most), then why the day's status is so
             turn.analysis.intent = "dispute_issues"

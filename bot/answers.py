@@ -137,12 +137,7 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime,
         lines.append(voice.say("weekend", asked=_capital(describe_day(asked, today, lang)),
                                day=describe_day(day, today, lang)))
     when = describe_day(day, today, lang)
-    said: dict[str, list[str]] = {}
-    for board_id in sorted(knowledge.boards_with_status(at) - {ALL_BOARDS}):
-        board = knowledge.board(board_id)
-        own, _ = knowledge.status_for(board_id, day, at)
-        if board is not None and own is not None:
-            said.setdefault(status_words(own.status, lang, knowledge), []).append(board.display)
+    said = _boards_said(knowledge, day, at, voice)
     _, general = knowledge.status_for("", day, at)
     ask = voice.say("which_board_for_day")
     if general is not None:
@@ -151,11 +146,41 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime,
     else:
         lines.append(voice.say("no_province_news", when=when, ask=ask))
     if said:
-        parts = [f"{', '.join(names)}{voice.colon}{word}" for word, names in said.items()]
-        lines.append(voice.say("boards_said", parts="; ".join(parts)))
+        lines.append(voice.say("boards_said", parts=said))
     if general is not None:
         lines.append(cite(knowledge, general.source, general.published, lang))
     return "\n".join(lines)
+
+
+def _boards_said(knowledge: Knowledge, day: date, at: datetime, voice: Voice) -> str:
+    """What the boards that spoke for themselves said of a day ("Peel DSB, York Region DSB: not decided yet...")."""
+    said: dict[str, list[str]] = {}
+    for board_id in sorted(knowledge.boards_with_status(at) - {ALL_BOARDS}):
+        board = knowledge.board(board_id)
+        own, _ = knowledge.status_for(board_id, day, at)
+        if board is not None and own is not None:
+            said.setdefault(status_words(own.status, voice.language, knowledge), []).append(board.display)
+    return "; ".join(f"{', '.join(names)}{voice.colon}{word}" for word, names in said.items())
+
+
+def scope(knowledge: Knowledge, topic: str | None, day: date, today: date, at: datetime, *, voice: Voice = ENGLISH) -> str:
+    """"Is that only TDSB?": a day's status board by board, or who the job action covers, in one or two lines."""
+    lang = voice.language
+    if topic == "school_status":
+        day = next_school_day(day)
+        _, general = knowledge.status_for("", day, at)
+        said = _boards_said(knowledge, day, at, voice)
+        status = status_words(general.status, lang, knowledge) if general is not None else voice.say("not_confirmed")
+        lead = voice.say("scope_status", when=describe_day(day, today, lang), status=status)
+        return shape(lead, [voice.say("boards_said", parts=said)] if said else [])
+    packs = [p for p in knowledge.packs_at(at) if p.who]
+    if not packs:
+        return voice.say("scope_unknown")
+    pack = packs[0]
+    who = pack.who_fr if lang == "fr" and pack.who_fr else pack.who
+    if who[1:2].islower():  # "About 55,000 workers" inside a sentence
+        who = who[:1].lower() + who[1:]
+    return voice.say("scope_dispute", who=who, region=pack.region or voice.say("scope_region"))
 
 
 def why_status(knowledge: Knowledge, board: Board | None, day: date, at: datetime, *, voice: Voice = ENGLISH) -> str | None:

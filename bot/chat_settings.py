@@ -27,9 +27,12 @@ def on_set_board(bot: Bot, turn: Turn) -> list[str]:
             return [voice.say("board_cleared")]
         if analysis.command == "board" and not analysis.argument:
             current = knowledge.board(turn.remembered_board)
+            family = [b for b in map(knowledge.board, turn.context.boards) if b is not None and b is not current]
+            also = voice.say("family_boards", boards=", ".join(b.name for b in family)) if family else ""
             if current is None:
-                return [voice.say("no_board_yet")]
-            return [voice.say("your_board_is", board=current.name, id=current.id)]
+                return [voice.say("family_boards_only", boards=", ".join(b.name for b in family))] if family \
+                    else [voice.say("no_board_yet")]
+            return [" ".join(filter(None, [voice.say("your_board_is", board=current.name, id=current.id), also]))]
         if analysis.command == "board":
             return [voice.say("unknown_board_try", name=repr(analysis.argument))]
         return [replies.ask_board_text(voice.language)]

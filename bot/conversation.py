@@ -38,6 +38,8 @@ class Context:
     choices: list[str] = field(default_factory=list)  # card ids offered, in order
     question: str = ""  # the question the choice was offered for
     language: str | None = None  # the user's language ("en", "fr"): chosen, or what they last wrote clearly
+    cited: str = ""  # the source lines of the last answer, kept back from it: "source?" gives them
+    boards: list[str] = field(default_factory=list)  # the boards of the family's children ("my other kid is at tcdsb")
 
     @classmethod
     def from_memory(cls, stored: dict | None) -> Context:
@@ -98,6 +100,13 @@ class Context:
         self.day = day.isoformat() if day else None
         self.weekend = weekend
 
+    def keep_family_board(self, board_id: str, first: str | None) -> None:
+        """Remember a board as one of the family's (after `first`, the board the parent had), at most four."""
+        boards = [b for b in self.boards if b != board_id]
+        if first and first != board_id and first not in boards:
+            boards.insert(0, first)
+        self.boards = [*boards, board_id][-4:]
+
     def the_day(self) -> date | None:
         try:
             return date.fromisoformat(self.day) if self.day else None
@@ -122,11 +131,20 @@ _SOCIAL = {
     "bye": {"bye", "goodbye", "good bye", "bye bye", "see you", "see ya", "cya", "later", "have a good day",
             "have a nice day", "good night", "au revoir", "bonne journee", "take care", "thanks bye",
             "thank you bye", "ok bye", "thanks goodbye"},
+    # An acknowledgement: one short line back, never the help or "not sure".
+    "ok": {"ok", "good", "ok good", "fine", "ugh ok", "ugh fine", "ugh", "oh ok", "ok then", "alright", "alright then",
+           "cool", "noted", "i see", "ok i see", "sounds good", "makes sense", "ok makes sense", "understood",
+           "ok understood", "gotcha", "right", "ok cool", "oh", "hmm", "hmm ok", "ah ok", "ah", "wow", "oh no",
+           "ok sure", "sure", "yep", "yes", "yeah", "ok will do", "will do", "np", "no worries", "ok np",
+           "d'accord", "d accord", "dac", "ok d'accord", "bon", "bon ok", "ben ok", "correct", "compris", "je vois",
+           "ah bon", "ok parfait", "entendu", "oui", "ouais", "super", "bien", "tres bien", "ok super"},
 }
 _PUNCT = re.compile(r"[^\w\s']+")
 _SHORT = {"ty": "thanks", "thx": "thanks", "tks": "thanks", "thnx": "thanks", "thanx": "thanks", "tysm": "thanks",
-          "k": "ok", "kk": "ok", "okay": "ok", "hii": "hi", "heyy": "hey"}  # as typed -> as the lists hold it
-_LEADING = frozenset({"ok", "oh", "ah", "alright", "cool", "great", "perfect", "awesome", "right", "well"})
+          "k": "ok", "kk": "ok", "okay": "ok", "okk": "ok", "okok": "ok", "oki": "ok", "hii": "hi", "heyy": "hey",
+          "bcp": "beaucoup", "mrc": "merci", "merci!": "merci", "ty!": "thanks"}  # as typed -> as the lists hold it
+_LEADING = frozenset({"ok", "oh", "ah", "alright", "cool", "great", "perfect", "awesome", "right", "well", "d'accord",
+                      "bon", "ben", "parfait", "super", "ah", "ugh"})
 
 
 @lru_cache(maxsize=16384)  # each short-turn reading starts from it
@@ -136,12 +154,16 @@ def _plain_words(norm: str) -> str:
 
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def social_turn(norm: str) -> str | None:
-    """'thanks', 'hello' or 'bye' when the whole message is only that (with "so", "again", a name...)."""
+    """'thanks', 'hello', 'bye' or 'ok' (an acknowledgement) when the whole message is only that (with "so",
+    "again", a name...)."""
     text = _plain_words(norm)
     for suffix in (" again", " bot", " schoolbot", " so much", " a lot", " everyone", " all"):
         if text.endswith(suffix) and len(text) > len(suffix):
             text = text[: -len(suffix)]
     words = [_SHORT.get(word, word) for word in text.split()]
+    whole = " ".join(words)
+    if whole in _SOCIAL["ok"]:  # "ok good", "oh ok": kept whole before the leading words go
+        return "ok"
     while len(words) > 1 and words[0] in _LEADING:  # "ok thx", "great thanks", "oh ok thank you"
         words = words[1:]
     text = " ".join(words)
@@ -180,12 +202,35 @@ _CONFIRMED = {"is that confirmed", "is it confirmed", "confirmed", "is that offi
               "is that definite", "is it definite", "definitely", "100%", "is that 100%"}
 
 
+_SOURCE = {"source", "sources", "your source", "what source", "whats the source", "what is the source",
+           "whats your source", "what is your source", "where did you hear that", "where did you get that",
+           "where is that from", "wheres that from", "where does that come from", "says who", "link", "proof",
+           "how do you know", "how do you know that", "according to who", "according to whom", "who said that",
+           "who says", "la source", "ta source", "votre source", "quelle source", "c'est quoi ta source",
+           "c'est quoi la source", "d'ou ca vient", "d'ou vient cette information", "selon qui", "qui a dit ca"}
+
+
+# "is that only tdsb?", "is it everywhere?", "c'tu juste à Toronto?": whether the last answer holds elsewhere.
+_SCOPE = re.compile(
+    r"^(?:(?:but|and|so|ok|et|mais|pis)\s+)?(?:(?:is|was|does)\s+(?:that|this|it)|that|this|it|c'est|c'tu|ca|est ce)?\s*"
+    r"(?:(?:the\s+)?(?:only|just|juste|seulement|uniquement)\b.{0,40}|(?:for\s+|in\s+)?(?:everywhere|every board|all boards"
+    r"|all of ontario|the whole province|whole province|province wide|across ontario|all over|partout|toute la province"
+    r"|tous les conseils|everyone)\b.{0,20}|.{0,40}\b(?:or|ou) (?:everywhere|all boards|the whole province|partout|just|only"
+    r"|juste|seulement)\b.{0,30})$"
+)
+
+
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def follow_up_kind(norm: str) -> str | None:
-    """'more', 'why' or 'confirmed' when the message is only that kind of follow-up."""
-    text = _plain_words(norm).removeprefix("ok ").removeprefix("so ")
+    """'more', 'why', 'confirmed', 'source' or 'scope' when the message is only that kind of follow-up."""
+    plain = _plain_words(norm)
+    if len(plain) <= 60 and _SCOPE.match(plain):
+        return "scope"
+    text = plain.removeprefix("ok ").removeprefix("so ")
     if text in _MORE:
         return "more"
+    if text in _SOURCE:
+        return "source"
     if text in _WHY:
         return "why"
     if text in _CONFIRMED or _plain_words(norm.replace("%", " percent")) in {"is that 100 percent", "100 percent"}:

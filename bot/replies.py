@@ -121,6 +121,19 @@ def shape(lead: str, support: list[str] | tuple[str, ...] = (), source: str = ""
     return "\n".join(line for line in lines if line)
 
 
+_SOURCE_LINE = re.compile(r"^Sources? ?: ")
+
+
+def without_source(texts: list[str]) -> tuple[list[str], str]:
+    """The texts without their "Source: ..." lines, and those lines (for a later "source?")."""
+    kept, cited = [], []
+    for text in texts:
+        lines = text.split("\n")
+        cited += [line for line in lines if _SOURCE_LINE.match(line)]
+        kept.append("\n".join(line for line in lines if not _SOURCE_LINE.match(line)))
+    return kept, "\n".join(dict.fromkeys(cited))
+
+
 # --------------------------------------------------------------- fixed texts
 @lru_cache(maxsize=4)  # the commands and the wording are fixed
 def help_text(language: str = "en") -> str:
@@ -144,6 +157,11 @@ def ask_board_text(language: str = "en") -> str:
 
 def welcome(subscribed: bool, language: str = "en") -> str:
     return say("welcome" if subscribed else "welcome_subscribe", language)
+
+
+def acknowledged(language: str = "en") -> str:
+    """One short line for "ok", "k", "d'accord": never the help, never "not sure"."""
+    return say("acknowledged", language)
 
 
 def hello(language: str = "en") -> str:

@@ -39,6 +39,7 @@ class DatabaseSettings:
 class KnowledgeSettings:
     boards: str = str(CONFIG_DIR / "boards.yaml")
     intents: str = str(CONFIG_DIR / "intents.yaml")
+    subjects: str = str(CONFIG_DIR / "subjects.yaml")  # what questions are about (workers, services)
     default: str = str(CONFIG_DIR / "knowledge" / "cupe-2019.yaml")  # loaded into an empty database
     timezone: str = "America/Toronto"
 

@@ -83,7 +83,7 @@ def test_roles_in_french(fr):
 
 def test_audit_stats_and_unanswered_in_french(fr, said):
     assert fr("/audit") == "Le journal des actions est vide."
-    said("how do I get a refund for the field trip?", user="parent")
+    said("what colour is the principal's car?", user="parent")
     stats = fr("/stats", user=ADMIN)
     assert stats.startswith("Questions par sujet et par jour (7 derniers jours) :")
     assert "Questions les plus fréquentes auxquelles je n'ai pas pu répondre :" in stats

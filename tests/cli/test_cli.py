@@ -360,7 +360,7 @@ def test_a_known_command_still_gets_its_own_help(capsys):
 def test_eval_fails_when_the_answer_comes_too_late(capsys, db, tmp_path):
     """The words are in the reply, but not in its first 160 characters: --min-up-front fails the run."""
     labelled = tmp_path / "late.jsonl"
-    line = {"text": "why are they striking?", "now": NOW, "intent": "dispute_issues", "reply_has": ["source"]}
+    line = {"text": "why are they striking?", "now": NOW, "intent": "dispute_issues", "reply_has": ["online learning"]}
     labelled.write_text(json.dumps(line) + "\n")
     code, _out, _err = run(capsys, "eval", str(labelled), "--db", db, "--min-reply-words", "1.0")
     assert code == 0

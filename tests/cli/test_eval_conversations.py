@@ -57,7 +57,7 @@ def test_eval_scores_a_conversation_file(capsys, db, conversations):
     assert lines[7].startswith("median reply:       ") and "over 400: 0.000 (0 of 5)" in lines[7]
     assert lines[8] == "turns passing [en]: 0.333 (1 of 3)"  # the other conversation has no lang
     assert lines[10] == "failing turns (first 2 of 2):"
-    assert lines[11:13] == ["  peel turn 1: 'is school open monday? peel'", "    failed: 355 characters, over max_chars 300"]
+    assert lines[11:13] == ["  peel turn 1: 'is school open monday? peel'", "    failed: 315 characters, over max_chars 300"]
     assert lines[14:16] == ["  peel turn 3 (follow-up): 'ok thx'", "    failed: reply_not '/subscribe': in the reply"]
     assert lines[16] == "    reply:  \"You're welcome! Send /subscribe to get your board's official updates.\""
 

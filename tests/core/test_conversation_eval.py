@@ -18,7 +18,7 @@ CONVERSATIONS = [
     {"id": "why", "now": "2019-10-03T09:00:00-04:00", "lang": "en", "turns": [
         {"text": "is school open monday in peel", "reply_has": ["peel dsb, monday"]},
         {"text": "what about tuesday", "followup": True, "reply_has": ["tuesday, october 8", "PEEL"]},
-        {"text": "why are they striking?", "reply_has": ["source", "a word never said"]},
+        {"text": "why are they striking?", "reply_has": ["online learning", "a word never said"]},
     ]},
     {"id": "fr", "now": "2019-10-03T20:00:00-04:00", "lang": "fr", "user_board": "pdsb", "turns": [
         "est-ce qu'il y a de l'école lundi?",  # a turn as a string: the text alone, as in the shared devset
@@ -44,16 +44,16 @@ def report(bot, tmp_path):
 def test_each_turn_is_checked_as_the_parent_reads_it(report):
     peel, why, french = report.conversations
     assert [t.failures for t in peel.turns] == [
-        ["355 characters, over max_chars 300"],
+        ["315 characters, over max_chars 300"],
         [],
         ["reply_not '/subscribe': in the reply"],
     ]
     assert peel.turns[0].reply.startswith("Peel DSB, Monday, October 7")
-    assert peel.turns[1].reply.startswith("Got it: your board is Toronto Catholic District School Board.")
+    assert peel.turns[1].reply.startswith("TCDSB, Monday, October 7: not confirmed")  # the other child's board, same day
     assert why.turns[1].reply.startswith("Peel DSB, Tuesday, October 8")  # the follow-up kept the board
-    assert why.turns[2].failures == ["reply_has 'source': only after the first 200 characters",
+    assert why.turns[2].failures == ["reply_has 'online learning': only after the first 200 characters",
                                      "reply_has 'a word never said': not in the reply"]
-    assert "Source:" in why.turns[2].reply[200:]
+    assert "online learning" in why.turns[2].reply[200:]
     assert french.turns[0].reply.startswith("Peel DSB, lundi 7 octobre")  # user_board, set before the first turn
     assert french.turns[0].checks == ["answered (no checks)"] and french.turns[0].passed
     assert french.turns[1].passed and french.turns[1].reply.startswith("De rien!")  # no case, no accents
@@ -78,7 +78,7 @@ def test_the_figures(report):
         "reply_has up front: 0.833 (5 of 6 turns with reply_has; every item in the first 200 characters)",
         "reply_not violated: 1 (in 1 of 2 turns with reply_not)",
         "over max_chars:     1 (of 3 turns with max_chars)",
-        "median reply:       348 characters; over 400: 0.000 (0 of 8)",
+        "median reply:       315 characters; over 400: 0.000 (0 of 8)",
         "turns passing [en]: 0.500 (3 of 6)",
         "turns passing [fr]: 1.000 (2 of 2)",
     ]
@@ -89,7 +89,7 @@ def test_the_errors_list_the_first_failing_turns(report):
     errors = text.split("\n\n", 1)[1].splitlines()
     assert errors[0] == "failing turns (first 2 of 3):"
     assert errors[1] == "  peel turn 1: 'is school open monday? peel'"
-    assert errors[2] == "    failed: 355 characters, over max_chars 300"
+    assert errors[2] == "    failed: 315 characters, over max_chars 300"
     assert errors[3].startswith("    reply:  'Peel DSB, Monday, October 7: not decided yet")
     assert len(ast.literal_eval(errors[3].split(":", 1)[1].strip())) == 200  # the reply's first 200 characters
     assert errors[4] == "  peel turn 3 (follow-up): 'ok thx'"
@@ -103,9 +103,9 @@ def test_the_transcript_reads_as_the_chat(report):
     assert text.startswith("=== peel, Thu 2019-10-03 08:15:00 -0400, lang en\n\n[1] 08:15:00\n"
                            "you> is school open monday? peel\nbot> Peel DSB, Monday, October 7")
     assert "\n     If a strike closes schools" in text  # a reply's next lines are indented under it
-    assert "FAIL: 355 characters, over max_chars 300  [355 characters]" in text
+    assert "FAIL: 315 characters, over max_chars 300  [315 characters]" in text
     assert "[2] 08:15:10  (follow-up)\nyou> and my other kid at tcdsb?\n" in text
-    assert "PASS: reply_has  [103 characters]" in text
+    assert "PASS: reply_has  [315 characters]" in text
     assert "=== fr, Thu 2019-10-03 20:00:00 -0400, lang fr, user_board pdsb" in text
     assert "PASS: answered (no checks)" in text and "PASS: reply_has, max_chars 120" in text
     assert text.count("you> ") == 8 and text.count("bot> ") == 8 and text.endswith("characters]\n")

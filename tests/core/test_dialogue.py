@@ -57,7 +57,7 @@ def test_board_without_status_gives_website(say):
 
 def test_board_in_text_wins_over_remembered_board(say):
     say("/board tdsb")
-    assert "Peel District School Board" in say("is peel open monday")
+    assert say("is peel open monday").startswith("Peel DSB, Monday, October 7")
 
 
 def test_memory_is_per_platform_and_user(say):
@@ -110,7 +110,7 @@ def test_console_style_follow_ups_keep_the_thread(say):
     tcdsb = say("and tcdsb?")
     assert tcdsb.startswith("TCDSB, Tuesday, October 8: not confirmed; no word of its own yet")
     why = say("why?")  # why the job action first, then why the day is not confirmed
-    assert "Local Priorities Fund" in why.split("\n")[0] and "full strike" in why and "Source" in why
+    assert "Local Priorities Fund" in why.split("\n")[0] and "full strike" in why and "Source" not in why
     assert say("is that confirmed?").startswith("No: I have no confirmed information from TCDSB for")
 
 

@@ -48,7 +48,7 @@ async def test_startup_registers_the_menu_in_both_languages_and_keeps_pending_up
     ("/help", "Commands:"),
     ("/board peel", "Got it: your board is Peel District School Board"),
     ("/board", "You haven't set a board yet"),
-    ("/status peel", "Peel District School Board"),
+    ("/status peel", "Peel DSB, today, Thursday, October 3"),
     ("/status", "Which board is your child's?"),
     ("/subscribe peel", "You will now get official updates for Peel District School Board"),
     ("/unsubscribe", "There were no updates to stop"),

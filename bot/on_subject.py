@@ -1,0 +1,203 @@
+"""Keeping a reply on the question: an answer that never names what was asked about is not sent.
+
+"are custodians still working?" asks about custodians (config/subjects.yaml). If the answer found
+speaks of the union's roster or its funding and never of custodians, it answers another question.
+Then, in order: an answer card that does speak of the subject (one asking the same way, "will they be
+there?" or "are they on strike?", first); else the withdrawn services of that group; else one honest
+line: the reports say nothing of it, and who to ask.
+
+A "Yes"/"No" opener is kept only when the card asks the way the parent did: "No" to "are teachers on
+strike?" is "yes" to "will the teacher be there?".
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from bot import answer_memo
+from bot.asked import words_of
+from bot.subjects import Subject, Subjects
+
+if TYPE_CHECKING:
+    from bot.core import Bot, Turn
+
+OWN_GROUPS = 2  # a dispute whose `who:` names this many groups or fewer is about them as a whole
+LEAD_CHARS = 220  # the part of a reply that must name the subject: what a phone shows, and a little more
+ROSTER_DISTANCE = 30  # another subject this close to every mention of the asked one: a list of groups
+# A card about the subject answers from this score: the card search reads the whole question, so a short
+# "what about the EAs?" scores the EA cards low, yet any card about EAs beats an answer about something else.
+SUBJECT_BAR = 0.02
+# Intents whose answer is not about a subject: the parent's settings, greetings, help.
+_NOT_ABOUT_SUBJECTS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
+_WHEN_INTENTS = frozenset({"strike_dates", "negotiations", "school_status"})  # answers that are dates
+_OPENER = re.compile(r"^(?:yes|no|oui|non)\b\s*[:,.!]?\s*", re.IGNORECASE)
+
+
+def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
+    """The reply texts, made to speak of the subject asked about (see the module's docstring)."""
+    analysis = turn.analysis
+    if not texts or analysis.command or analysis.intent in _NOT_ABOUT_SUBJECTS:
+        return texts
+    subjects: Subjects = bot.subjects
+    asked = subjects.find(turn.question)
+    if not asked:
+        return texts
+    if _the_dispute_s_own_group(subjects, turn, asked):
+        return texts  # a teachers' strike: every answer is about teachers, named or not
+    if turn.meta.get("choices"):
+        return _one_choice_about(subjects, turn, asked) or texts
+    asks = subjects.asks(turn.question)
+    if analysis.intent == "school_status" and asks is None and turn.card is None:
+        return texts  # "is school open monday? my son has an EA": the day's status is what is asked
+    if analysis.intent == "unknown" and not analysis.abstained and turn.card is None:
+        return texts  # read as off-topic ("how do I apply for a custodian job"): not a question about the group
+    lead = texts[0][:LEAD_CHARS]
+    if analysis.intent in _WHEN_INTENTS and subjects.asks_for("time", turn.question):
+        return texts  # "when are the EAs going back to work": a date answers, whichever group is named
+    if analysis.intent == "work_to_rule" and subjects.asks_for("definition", turn.question):
+        return texts  # "what does work to rule mean for teachers": what it means answers
+    if asks == "participation" and _in_the_dispute(subjects, turn, asked) and any(
+            subjects.mentions(lead, s) for s in asked):
+        return texts  # "are the custodians part of this too": the list of the dispute's groups answers
+    if _shares_a_word(subjects, turn.question, lead, asked):
+        return texts  # "are the custodians still cutting the grass": the duty asked about answers
+    if _about(subjects, lead, asked) or (subjects.asks_for("roster", turn.question)
+                                         and any(subjects.mentions(lead, s) for s in asked)):
+        if turn.card is not None and asks is not None and _asks_otherwise(subjects, turn, asks):
+            better = _card_on(bot, turn, asked, asks, same_way=True)
+            if better is not None:
+                return better
+            return [_without_opener(texts[0]), *texts[1:]]
+        return texts
+    better = _card_on(bot, turn, asked, asks, same_way=False)
+    if better is not None:
+        return better
+    services = _services_of(bot, turn, asked)
+    if services is not None:
+        return [services]
+    if _in_the_dispute(subjects, turn, asked):
+        return texts  # a group the dispute names: the answer about the dispute's workers holds for it
+    return [_not_said(turn, asked[0])]
+
+
+def _one_choice_about(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> list[str] | None:
+    """Of two cards offered, the one about the subject asked ("are teachers striking too or just support staff":
+    the teachers card, not the roster): no need to ask which."""
+    offered = [turn.knowledge.card_by_id[c] for c in turn.meta["choices"] if c in turn.knowledge.card_by_id]
+    about = [c for c in offered if _about(subjects, f"{turn.voice.text(c, 'question')} {turn.voice.text(c, 'answer')}",
+                                          asked)]
+    if len(about) != 1:
+        return None
+    del turn.meta["choices"]
+    turn.meta.pop("choice_labels", None)
+    turn.context.stop_waiting()
+    return _answer_with(turn, about[0])
+
+
+def _the_dispute_s_own_group(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> bool:
+    """Whether an active pack's `who:` names a group or two ("teachers and occasional teachers"), the one asked
+    about among them: the whole dispute is theirs."""
+    for pack in turn.knowledge.packs_at(turn.msg.time):
+        named = set(subjects.find(f"{pack.who} {pack.who_fr}"))
+        if 0 < len(named) <= OWN_GROUPS and named & set(asked):
+            return True
+    return False
+
+
+def _in_the_dispute(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> bool:
+    """Whether an active pack names the subject among the workers of its dispute (its `who:`)."""
+    packs = turn.knowledge.packs_at(turn.msg.time)
+    return any(subjects.mentions(f"{p.who} {p.who_fr}", s) for p in packs for s in asked)
+
+
+def _about(subjects: Subjects, text: str, asked: tuple[Subject, ...]) -> bool:
+    """Whether a text speaks of an asked subject, and not only as one of a list: a roster ("custodians, office
+    staff, EAs, ECEs...") answers who is in the union, not what custodians do."""
+    return subjects.mentions_apart(text, asked, ROSTER_DISTANCE)
+
+
+def _shares_a_word(subjects: Subjects, question: str, text: str, asked: tuple[Subject, ...]) -> bool:
+    """Whether a text shares a telling word with the question, beyond the subject's own words and general ones."""
+    own = {w for s in asked for phrase in s.words for w in words_of(phrase)}
+    return bool((words_of(question) & words_of(text)) - own - subjects.generic)
+
+
+def _asks_otherwise(subjects: Subjects, turn: Turn, asks: str) -> bool:
+    """Whether the card answers its question with a yes or a no and asks it the other way than the parent."""
+    answer = turn.voice.text(turn.card, "answer")
+    if not _OPENER.match(answer):
+        return False
+    theirs = subjects.asks(turn.voice.text(turn.card, "question")) or subjects.asks(turn.card.question)
+    return theirs is not None and theirs != asks
+
+
+def _without_opener(text: str) -> str:
+    rest = _OPENER.sub("", text, count=1)
+    return rest[:1].upper() + rest[1:]
+
+
+def _card_on(bot: Bot, turn: Turn, asked: tuple[Subject, ...], asks: str | None, *, same_way: bool) -> list[str] | None:
+    """The best card of this question that names the subject (asked the same way when `same_way`)."""
+    index = bot.card_index(turn.knowledge)
+    if not index.cards:
+        return None
+    subjects: Subjects = bot.subjects
+    board = turn.board.id if turn.board else None
+    matches = index.find(turn.analysis.processed, turn.msg.time, board, turn.analysis.english)
+    other = stripped = None  # a card asked another way: without a yes/no, or with one to leave out
+    for match in matches:
+        if match.score < SUBJECT_BAR:
+            break
+        card, voice = match.card, turn.voice
+        if same_way and card is turn.card:
+            continue
+        said = f"{voice.text(card, 'question')} {voice.text(card, 'answer')}"
+        if not _about(subjects, said, asked):
+            continue
+        theirs = subjects.asks(card.question)
+        if asks is None or theirs == asks:
+            return _answer_with(turn, card)
+        if _OPENER.match(voice.text(card, "answer")):
+            stripped = stripped or card
+        else:
+            other = other or card
+    if same_way:
+        return None
+    if other is not None:
+        return _answer_with(turn, other)
+    if stripped is not None:
+        text = _answer_with(turn, stripped)
+        return [_without_opener(text[0])]
+    return None
+
+
+def _answer_with(turn: Turn, card) -> list[str]:
+    turn.card = card
+    turn.analysis.intent = card.topic
+    turn.topic = card.topic
+    return [answer_memo.card_answer(turn.knowledge, card, turn.msg.time, full=turn.full, voice=turn.voice,
+                                    question=turn.question)]
+
+
+def _services_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
+    """The withdrawn services of the group asked about, when the knowledge lists any."""
+    text = answer_memo.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, voice=turn.voice)
+    if not text or not _about(bot.subjects, text[:LEAD_CHARS], asked):
+        return None
+    turn.card = None
+    turn.analysis.intent = turn.topic = "withdrawn_services"
+    return text
+
+
+def _not_said(turn: Turn, subject: Subject) -> str:
+    """One honest line: the reports say nothing of the subject; who to ask."""
+    voice = turn.voice
+    lang = voice.language
+    where = subject.where.get(lang) or subject.where.get("en") or voice.say("ask_your_school")
+    if turn.board is not None:
+        where += " (" + voice.say("board_website", name=turn.board.display, website=turn.board.website) + ")"
+    turn.card = None
+    turn.analysis.intent = "unknown"
+    turn.topic = None
+    return voice.say("subject_not_said", subject=subject.named(lang), where=where)

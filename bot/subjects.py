@@ -1,0 +1,198 @@
+"""What a question is about (config/subjects.yaml): the group, service or program it names, and how it asks.
+
+The intent says what kind of answer is wanted (a status, a reason, a list); the subject says who or
+what the question is about ("custodians", "the EA", "field trips"). The answering uses it to keep a
+reply on the question: an answer that never names the subject asked about is about something else.
+
+Read once per file and kept; every test here is a plain function of normalised text.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from bot.settings import CONFIG_DIR
+from bot.text import normalize
+from knowledge.loading import LoadError, read_yaml
+
+SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
+_LANGS = ("en", "fr")
+_WORD = re.compile(r"[a-z0-9]+")
+QUESTION_KINDS = ("time", "roster", "definition")
+_SECTIONS = ("subjects", "presence", "participation", "children", "another_child", "generic", "question_kinds")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Subject:
+    id: str
+    words: tuple[str, ...]  # normalised, each a space-separated phrase of plain words
+    name: dict[str, str]  # language -> how the bot names it
+    where: dict[str, str]  # language -> who to ask (may be empty)
+
+    def named(self, language: str) -> str:
+        return self.name.get(language) or self.name["en"]
+
+
+class Subjects:
+    """The subjects of one file, with one pattern each for finding them, presence and participation."""
+
+    def __init__(self, subjects: tuple[Subject, ...], presence: tuple[str, ...], participation: tuple[str, ...],
+                 children: frozenset[str], another_child: tuple[str, ...], generic: frozenset[str] = frozenset(),
+                 question_kinds: dict[str, tuple[str, ...]] | None = None):
+        self.subjects = subjects
+        self.presence = presence
+        self.participation = participation
+        self.children = children
+        self.another_child_words = another_child
+        self.generic = generic  # content-word stems too general to tie an answer to a question (bot.asked.words_of)
+        self.question_kinds = question_kinds or {}
+        self._kind_patterns = {kind: _alternation(words) for kind, words in self.question_kinds.items()}
+        self._another_pattern = _alternation(another_child)
+        self._by_phrase = {w: s for s in reversed(subjects) for w in s.words}  # the file's first subject wins
+        self._subject_pattern = _alternation(self._by_phrase)
+        self._presence_pattern = _alternation(presence)
+        self._participation_pattern = _alternation(participation)
+        self.find = lru_cache(maxsize=8192)(self._find)  # parents repeat themselves
+
+    def __reduce__(self):  # kept prepared between runs: made again from its data
+        return Subjects, (self.subjects, self.presence, self.participation, self.children, self.another_child_words,
+                          self.generic, self.question_kinds)
+
+    def _find(self, text: str) -> tuple[Subject, ...]:
+        """The subjects a text names, in the order of the file (each once)."""
+        found = {self._by_phrase[m.group(1)] for m in self._subject_pattern.finditer(_padded(text))}
+        return tuple(s for s in self.subjects if s in found)
+
+    def mentions_apart(self, text: str, asked: tuple[Subject, ...], distance: int) -> bool:
+        """Whether a text names an asked subject apart from the others: no other subject within `distance`
+        characters of one of its mentions. "custodians, office staff, EAs..." is a roster, not about custodians;
+        "custodians no longer clean hallways" is about them."""
+        found = [(m.start(), m.end(), self._by_phrase[m.group(1)]) for m in self._subject_pattern.finditer(_padded(text))]
+        for start, end, subject in found:
+            if subject in asked and not any(other not in asked and s < end + distance and e > start - distance
+                                            for s, e, other in found):
+                return True
+        return False
+
+    def mentions(self, text: str, subject: Subject) -> bool:
+        """Whether a text (a reply) names the subject in any of its words."""
+        padded = _padded(text)
+        return any(f" {w} " in padded for w in subject.words)
+
+    def asks(self, text: str) -> str | None:
+        """'presence' when the text asks whether people will be at school ("will the teacher be there?"),
+        'participation' when it asks whether they take part ("are teachers on strike?"), else None."""
+        padded = _padded(text)
+        if self._presence_pattern.search(padded):
+            return "presence"
+        if self._participation_pattern.search(padded):
+            return "participation"
+        return None
+
+    def only_children(self, words: list[str]) -> bool:
+        """Whether the words only speak of a child ("my other kid", "mon plus vieux"): no question of their own."""
+        return all(w in self.children for w in words)
+
+    def asks_for(self, kind: str, text: str) -> bool:
+        """Whether a text asks for that kind of answer (question_kinds: "time", "roster", "definition")."""
+        pattern = self._kind_patterns.get(kind)
+        return pattern is not None and pattern.search(_padded(text)) is not None
+
+    def speaks_of_another_child(self, text: str) -> bool:
+        """Whether a text speaks of another child than the one asked about ("my other kid", "mon plus jeune")."""
+        return self._another_pattern.search(_padded(text)) is not None
+
+
+def _alternation(phrases) -> re.Pattern:
+    """One pattern finding any of the phrases as whole words in a padded text (longest first)."""
+    ordered = sorted(phrases, key=len, reverse=True)
+    parts = [re.escape(p[:-2]) + r"(?= $)" if p.endswith(" $") else re.escape(p) + "(?= )" for p in ordered]
+    return re.compile(r"(?<= )(" + "|".join(parts) + ")")
+
+
+def _plain(text: str) -> str:
+    return " ".join(_WORD.findall(normalize(text)))
+
+
+@lru_cache(maxsize=4096)
+def _padded(text: str) -> str:
+    return f" {_plain(text)} "
+
+
+def _texts(raw: object, where: str, problems: list[str], *, required: bool) -> dict[str, str]:
+    if raw is None and not required:
+        return {}
+    if not isinstance(raw, dict) or not raw.get("en") or set(raw) - set(_LANGS) \
+            or not all(isinstance(v, str) and v.strip() for v in raw.values()):
+        problems.append(f"{where}: must map en (and optionally fr) to text")
+        return {}
+    return {str(k): str(v).strip() for k, v in raw.items()}
+
+
+def _phrases(raw: object, where: str, problems: list[str]) -> tuple[str, ...]:
+    if isinstance(raw, dict):  # per language: all of them count
+        raw = [p for lang, items in raw.items() if lang in _LANGS and isinstance(items, list) for p in items]
+    if not isinstance(raw, list) or not raw or not all(isinstance(p, str) and _plain(p) for p in raw):
+        problems.append(f"{where}: must be a non-empty list of words or phrases")
+        return ()
+    # A phrase ending in " $" counts only at the end of the message ("is the teacher there").
+    return tuple(dict.fromkeys(_plain(p) + (" $" if p.rstrip().endswith(" $") else "") for p in raw))
+
+
+def load_subjects(path: str | Path = SUBJECTS_FILE) -> Subjects:
+    """Read and validate a subjects file; a wrong one raises LoadError naming each entry and problem."""
+    path = str(path)
+    data = read_yaml(path)
+    problems: list[str] = []
+    if not isinstance(data, dict) or not isinstance(data.get("subjects"), dict):
+        raise LoadError(path, ["the file must be a mapping with a 'subjects' mapping"])
+    for key in data:
+        if key not in _SECTIONS:
+            problems.append(f"unknown section {key!r}; known: {', '.join(_SECTIONS)}")
+    subjects = []
+    for ident, body in data["subjects"].items():
+        where = f"subjects.{ident}"
+        if not isinstance(body, dict):
+            problems.append(f"{where}: must be a mapping with words and name")
+            continue
+        extra = set(body) - {"words", "name", "where"}
+        if extra:
+            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
+        words = _phrases(body.get("words"), f"{where}.words", problems)
+        name = _texts(body.get("name"), f"{where}.name", problems, required=True)
+        ask = _texts(body.get("where"), f"{where}.where", problems, required=False)
+        subjects.append(Subject(str(ident), words, name, ask))
+    presence = _phrases(data.get("presence"), "presence", problems)
+    participation = _phrases(data.get("participation"), "participation", problems)
+    children = _phrases(data.get("children"), "children", problems)
+    another = _phrases(data.get("another_child"), "another_child", problems)
+    generic = _phrases(data.get("generic"), "generic", problems)
+    kinds = data.get("question_kinds")
+    if not isinstance(kinds, dict) or set(kinds) != set(QUESTION_KINDS):
+        problems.append(f"question_kinds: must map each of {', '.join(QUESTION_KINDS)} to a list of words")
+        kinds = {}
+    question_kinds = {str(k): _phrases(v, f"question_kinds.{k}", problems) for k, v in kinds.items()}
+    if problems:
+        raise LoadError(path, problems)
+    from bot.asked import words_of
+
+    stems = frozenset(w for phrase in generic for w in words_of(phrase))
+    return Subjects(tuple(subjects), presence, participation, frozenset(w for c in children for w in c.split()), another,
+                    stems, question_kinds)
+
+
+@lru_cache(maxsize=4)
+def subjects_from(path: str) -> Subjects:
+    """The subjects of a file, read once per process and kept prepared between runs (no YAML read at start-up)."""
+    from bot import prepared
+    from bot.dates.vocabulary import user_cache_dir
+
+    try:
+        key = prepared.digest(b"subjects", Path(path).read_bytes(), Path(__file__).read_bytes(), sys.version)
+    except OSError:
+        return load_subjects(path)
+    return prepared.load_or_build(key, lambda: load_subjects(path), user_cache_dir(), name="subjects")

@@ -1,0 +1,168 @@
+"""Answers that stay on the question (issue 20): each shape of failure, as a parent would meet it.
+
+Every test goes through Bot.handle, on the 2019 pack, at the conversation's clock.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from bot.subjects import SUBJECTS_FILE, load_subjects
+from knowledge.loading import LoadError
+from tests.conftest import TORONTO, message
+
+THURSDAY = datetime(2019, 10, 3, 9, 0, tzinfo=TORONTO)
+
+
+@pytest.fixture
+def chat(bot):
+    """chat(text, ...) -> the reply texts joined; each call a few seconds after the last, one parent."""
+    clock = {"at": THURSDAY}
+
+    def _chat(text: str, *, user: str = "parent", at: datetime | None = None) -> str:
+        clock["at"] = at or clock["at"] + timedelta(seconds=20)
+        return "\n".join(r.text for r in bot.handle(message(text, user=user, at=clock["at"])))
+
+    return _chat
+
+
+# ---------------------------------------------------------------- 1. about what was asked, or honestly not
+def test_custodians_get_the_custodians_answer_not_the_union_roster(chat):
+    reply = chat("are custodians still working?")
+    assert reply.startswith("School custodians are part of CUPE's job action, yes")
+    assert "still at work" in reply.split("\n")[0]
+
+
+def test_what_about_the_eas_after_a_status_is_about_eas(chat):
+    chat("is school open monday? peel")
+    reply = chat("what about the EAs")
+    assert reply.startswith("Education assistants (EAs) are part of CUPE's job action")
+    assert "Local Priorities Fund" not in reply
+
+
+def test_a_question_the_reports_do_not_cover_gets_an_honest_line_and_where_to_ask(chat):
+    reply = chat("will the school call me if my kid is sick")
+    assert reply == ("I don't know: the reports say nothing about the school phoning parents; "
+                     "ask your school's office how it will reach you.")
+
+
+def test_a_duty_asked_about_answers_even_without_the_group_named(chat):
+    reply = chat("are the custodians still cutting the grass")
+    assert reply.startswith("No: TDSB says cutting grass")
+
+
+def test_a_status_question_mentioning_a_child_s_support_keeps_the_status(chat):
+    reply = chat("is school open monday in peel? my son has an EA")
+    assert reply.startswith("Peel DSB, Monday, October 7")
+
+
+def test_a_group_of_the_dispute_named_in_a_list_is_not_an_answer_about_it(bot):
+    subjects = bot.subjects
+    custodians = tuple(s for s in subjects.subjects if s.id == "custodians")
+    roster = "The job action involves CUPE's school support staff: custodians, office staff, library workers."
+    assert not subjects.mentions_apart(roster, custodians, 30)
+    assert subjects.mentions_apart("Since Sept. 30, custodians no longer clean hallways.", custodians, 30)
+
+
+# ---------------------------------------------------------------- 2. "not sure" where the knowledge answers
+@pytest.mark.parametrize("question, start", [
+    ("just saw news, strike monday?? brampton", "Peel DSB, Monday, October 7"),
+    ("durham schools monday? no one telling us anything", "Durham DSB, Monday, October 7"),
+    ("tcdsb monday??? nobody is telling us anything", "TCDSB, Monday, October 7"),
+])
+def test_a_status_question_typed_in_a_hurry_gets_the_status(chat, question, start):
+    assert chat(question).startswith(start)
+
+
+# ---------------------------------------------------------------- 3. a yes/no for the question asked
+@pytest.mark.parametrize("question", ["will teachers be at school monday?", "and is the teacher there",
+                                      "will my kid's teacher be at school monday then"])
+def test_will_the_teacher_be_there_is_yes(chat, question):
+    assert chat(question).startswith("Yes: teachers are not part of this job action")
+
+
+def test_are_teachers_on_strike_is_still_no(chat):
+    assert chat("are teachers on strike").startswith("No: this job action is by CUPE support staff")
+
+
+def test_les_profs_seront_la_en_francais(chat):
+    assert chat("les profs vont tu être là lundi?").startswith("Oui : les enseignants ne participent pas")
+
+
+# ---------------------------------------------------------------- 5. the thread
+def test_another_child_at_another_board_answers_for_it_and_keeps_both(chat):
+    chat("is school open monday? my kids are in mississauga")
+    reply = chat("and my other kid at tcdsb?")
+    assert reply.startswith("TCDSB, Monday, October 7: not confirmed")
+    boards = chat("/board")
+    assert "Peel District School Board" in boards and "Toronto Catholic District School Board" in boards
+
+
+def test_a_remembered_board_stays_when_another_child_s_board_is_named(chat):
+    chat("/board peel")
+    chat("is school open monday?")
+    assert chat("and what about my son at dpcdsb").startswith("Dufferin-Peel CDSB, Monday, October 7")
+    boards = chat("/board")
+    assert boards.startswith("Your board is Peel District School Board (pdsb).")
+    assert "Dufferin-Peel Catholic District School Board" in boards
+
+
+def test_but_peel_said_something_right_answers_for_peel(chat):
+    chat("is school open monday in tcdsb?")
+    assert chat("but peel said something right?").startswith("Peel DSB, Monday, October 7: not decided yet")
+
+
+def test_is_that_only_this_board_gives_the_picture_across_boards(chat):
+    chat("york region public, school tomorrow?", at=datetime(2019, 10, 6, 10, tzinfo=TORONTO))
+    reply = chat("is that only york region or everywhere")
+    assert "It depends on the board" in reply.split("\n")[0]
+    assert "Peel DSB, York Region DSB: not decided yet" in reply
+
+
+def test_is_that_only_tdsb_after_a_worker_question_says_who_it_covers(chat):
+    chat("are EAs on strike")
+    reply = chat("is that only tdsb")
+    assert reply.startswith("It is not one board: the job action covers about 55,000 CUPE education workers")
+
+
+@pytest.mark.parametrize("ack", ["ok", "k", "ok good", "ugh ok", "d'accord", "cool"])
+def test_an_acknowledgement_gets_one_short_line(chat, ack):
+    chat("is school open monday in peel?")
+    reply = chat(ack)
+    assert "\n" not in reply and len(reply) <= 80 and "not sure" not in reply and "/help" not in reply
+
+
+def test_merci_bcp_is_thanks_in_french(chat):
+    assert chat("merci bcp").startswith("De rien!")
+
+
+# ---------------------------------------------------------------- 6. short: the source one "source?" away
+def test_a_card_answer_leaves_its_news_file_for_source(chat):
+    reply = chat("are EAs on strike too?")
+    assert "Source" not in reply and "\n" in reply
+    assert chat("source?") == "Source: 2019-10-02-full-strike-notice-talks-friday.txt, as of Oct 2, 2019, 8:00 p.m."
+
+
+def test_a_status_answer_has_no_full_name_line(chat):
+    reply = chat("is school open monday in peel?")
+    assert "Peel District School Board" not in reply and "\nSource: " in reply
+
+
+# ---------------------------------------------------------------- the data file
+def test_the_shipped_subjects_file_loads(tmp_path):
+    subjects = load_subjects(SUBJECTS_FILE)
+    assert {"teachers", "eas", "custodians", "office_staff"} <= {s.id for s in subjects.subjects}
+    assert subjects.asks("will the teacher be there monday") == "presence"
+    assert subjects.asks("are the EAs on strike") == "participation"
+
+
+def test_a_wrong_subjects_file_names_the_entry_and_the_problem(tmp_path):
+    bad = tmp_path / "subjects.yaml"
+    bad.write_text("subjects:\n  eas:\n    words: []\n    name: {en: EAs}\npresence: [be there]\n"
+                   "participation: [on strike]\nchildren: [my]\nanother_child: [other]\ncolour: red\n", encoding="utf-8")
+    with pytest.raises(LoadError) as raised:
+        load_subjects(bad)
+    text = str(raised.value)
+    assert "subjects.eas.words: must be a non-empty list" in text and "unknown section 'colour'" in text
