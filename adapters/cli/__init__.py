@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from adapters.cli import kb, platforms, questions, roles, staff
 from adapters.cli.common import EXIT_DATABASE, EXIT_USAGE
 from adapters.errors import UsageError
+from adapters.redaction import redact_handlers
 from bot.app import DatabaseUnavailable
 from bot.settings import SettingsError
 from knowledge.loading import LoadError
@@ -45,6 +46,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact_handlers()  # tokens and secrets hidden in every line logged, the libraries' and tracebacks too
     argv = list(sys.argv[1:] if argv is None else argv)
     known = {name for group in GROUPS for name in group.COMMANDS}
     parser = build_parser(argv[0] if argv and argv[0] in known else None)

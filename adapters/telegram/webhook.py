@@ -16,18 +16,18 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import logging
 from urllib.parse import urlsplit
 
 from aiohttp import web
 from telegram import Bot as TelegramBot
 from telegram import Update
 
+from adapters.redaction import redact, redacting_logger
 from adapters.telegram.convert import chat_key
 from adapters.telegram.polling import ALLOWED_UPDATES
 from adapters.telegram.updates import UpdateHandler
 
-log = logging.getLogger("schoolbot.telegram")
+log = redacting_logger("schoolbot.telegram")
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # an update is a few kB; Telegram's own limit on what it sends is far below this
@@ -54,7 +54,7 @@ class WebhookListener:
             if not isinstance(update_id, int):
                 raise TypeError("update_id is not a number")
         except (ValueError, TypeError, KeyError) as exc:
-            log.warning("telegram webhook: not an update (%s)", exc)
+            log.warning("telegram webhook: not an update (%s)", redact(exc))
             return web.Response(status=400)
         try:
             fresh = self.handler.journal.receive(update_id, payload)
@@ -118,7 +118,7 @@ async def serve_webhook(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.E
         await web.TCPSite(runner, listen, port).start()
         await tg.set_webhook(url=url, secret_token=secret, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
         log.info("telegram: receiving updates for @%s at %s (listening on %s:%s%s)",
-                 handler.me.username, url, listen, port, path)
+                 handler.me.username, redact(url), listen, port, redact(path))
         await stop.wait()
         graceful = True
     finally:
