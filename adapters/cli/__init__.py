@@ -15,10 +15,11 @@ import sys
 from collections.abc import Sequence
 
 from adapters.cli import kb, platforms, questions, roles, staff
-from adapters.cli.common import EXIT_DATABASE, EXIT_USAGE
+from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
 from adapters.errors import UsageError
 from adapters.redaction import redact_handlers
 from bot.app import DatabaseUnavailable
+from bot.files import UnsafeTarget, WriteFailed
 from bot.settings import SettingsError
 from knowledge.loading import LoadError
 from knowledge.records import DatabaseGone
@@ -56,9 +57,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return args.func(args) or 0
-    except (SettingsError, LoadError, UsageError) as exc:
+    except (SettingsError, LoadError, UsageError, UnsafeTarget) as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except WriteFailed as exc:
+        print(f"schoolbot: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except DatabaseUnavailable as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
         return EXIT_DATABASE
