@@ -40,11 +40,12 @@ class WriteFailed(FileProblem):
 
 
 def check_target(path: str | os.PathLike, *, database: str | None = None, replace: bool = False,
-                 force_hint: str = "--force") -> Path:
+                 force_hint: str = "--force", over_sqlite: bool = False) -> Path:
     """`path` if the bot may write it, else :class:`UnsafeTarget` saying why.
 
     `database` is the bot's database (never written, even with `replace`);
-    `force_hint` is how the operator asks to replace an existing file.
+    `force_hint` is how the operator asks to replace an existing file;
+    `over_sqlite`: with `replace`, another SQLite file may be replaced (a backup over an older backup).
     """
     target = Path(path)
     name = str(path)
@@ -66,7 +67,7 @@ def check_target(path: str | os.PathLike, *, database: str | None = None, replac
         raise UnsafeTarget(f"{name} is a folder; name a file")
     if not stat.S_ISREG(info.st_mode):
         raise UnsafeTarget(f"{name} is not a regular file (a device or a pipe); name a file")
-    if _is_sqlite(target):
+    if _is_sqlite(target) and not over_sqlite:
         raise UnsafeTarget(f"{name} is an SQLite database; the bot never writes over one (not even with "
                            f"{force_hint}): name another file")
     if not replace:
@@ -75,19 +76,18 @@ def check_target(path: str | os.PathLike, *, database: str | None = None, replac
 
 
 @contextlib.contextmanager
-def atomic_file(path: str | os.PathLike, *, database: str | None = None, replace: bool = False,
-                force_hint: str = "--force") -> Iterator[Path]:
+def atomic_file(path: str | os.PathLike, **checks) -> Iterator[Path]:
     """The temporary file to write in place of `path`; renamed over `path` when the block ends without error.
 
-    Checks the target first (:func:`check_target`) and again just before the rename.
+    Checks the target first (:func:`check_target`, with `checks`) and again just before the rename.
     """
-    target = check_target(path, database=database, replace=replace, force_hint=force_hint)
+    target = check_target(path, **checks)
     temporary = _create_beside(target)
     try:
         try:
             yield temporary
             _sync(temporary)
-            check_target(target, database=database, replace=replace, force_hint=force_hint)  # nothing changed since?
+            check_target(target, **checks)  # nothing changed since?
             with contextlib.suppress(FileNotFoundError):
                 os.chmod(temporary, stat.S_IMODE(target.stat().st_mode))  # a replaced file keeps its permissions
             os.replace(temporary, target)
