@@ -3,9 +3,9 @@ of ask/chat checkpoints, so a copy of schoolbot.db alone holds the data."""
 
 from __future__ import annotations
 
-import io
 import shutil
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +14,7 @@ import pytest
 from adapters.cli import main
 
 NOW = "2019-10-03T09:00:00-04:00"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -116,10 +117,10 @@ def test_ask_on_a_new_database_leaves_its_knowledge_in_the_file_itself(capsys, t
     conn.close()
 
 
-def test_chat_leaves_what_it_wrote_in_the_file_itself(capsys, settings, tmp_path, reader, monkeypatch):
+def test_chat_leaves_what_it_wrote_in_the_file_itself(settings, tmp_path, reader):
     db = settings.database.path
     reader(db)
-    monkeypatch.setattr(sys, "stdin", io.StringIO("/subscribe tdsb\nquit\n"))
-    code, out, _ = run(capsys, "chat", "--db", db, "--now", NOW)
-    assert code == 0 and "You will now get official updates" in out
+    done = subprocess.run([sys.executable, "-m", "adapters.cli", "chat", "--db", db, "--now", NOW], cwd=REPO,
+                          input="/subscribe tdsb\nquit\n", capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "You will now get official updates" in done.stdout, done.stderr
     assert subscribed(file_alone(db, tmp_path), "local")  # the console user's chat
