@@ -57,9 +57,7 @@ class Store(PeopleRecords):
     """One database file. Create with :func:`open_store`."""
 
     def __init__(self, path: str | Path):
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)  # its folder exists (bot.app.check_database_folder): no folder is made here
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         conn.execute("PRAGMA busy_timeout = 10000")
         if self.path != ":memory:":

@@ -33,7 +33,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     all twenty subcommands costs a few milliseconds that `schoolbot ask` should not pay."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", help="settings file (default: $SCHOOLBOT_CONFIG, else ./schoolbot.toml if present)")
-    common.add_argument("--db", help="database file (overrides [database] path; created on first use)")
+    common.add_argument("--db", help="database file (overrides [database] path; created on first use, in a folder that exists)")
 
     parser = argparse.ArgumentParser(
         prog="schoolbot",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from adapters.cli.common import open_from
+from adapters.cli.common import open_from, settings_from
 from adapters.errors import UsageError
 
 
@@ -34,11 +34,17 @@ def cmd_kb_load(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_validate(args: argparse.Namespace) -> int:
-    from knowledge.loader import validate_knowledge_file
+    """Check pack files against the database's boards, or the boards file when there is no database yet
+    (validating never creates one)."""
+    from knowledge.loading import load_boards, load_knowledge
 
-    _, store = open_from(args)
+    settings = settings_from(args)
+    if os.path.isfile(settings.database.path):
+        boards = list(open_from(args)[1].knowledge().boards)
+    else:
+        boards = [board.id for board in load_boards(settings.knowledge.boards)]
     for path in args.files:
-        kfile = validate_knowledge_file(store, path)
+        kfile = load_knowledge(path, boards)
         entries = {"sources": kfile.sources, "facts": kfile.facts, "cards": kfile.cards, "statuses": kfile.statuses,
                    "withdrawn_services": kfile.withdrawn_services, "timeline": kfile.timeline}
         print(f"{path}: pack {kfile.pack.id} ({kfile.pack.title}) is valid: "
