@@ -60,7 +60,7 @@ class WebhookListener:
             update_id, payload = read_update(body)
         except NotAnUpdate as exc:
             log.warning("telegram webhook: dropped a request that is not a usable update (%s; %d bytes); "
-                        "answered 200 so that Telegram does not send it again", exc, len(body))
+                        "answered 200 so that Telegram does not send it again", redact(exc), len(body))
             return web.Response(status=200)
         try:
             fresh = self.handler.journal.receive(update_id, payload)
