@@ -12,19 +12,19 @@ platform adapters are imported only when their platform runs.
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from adapters.errors import PlatformStopped
+from adapters.redaction import redact, redacting_logger
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.core import Bot
     from bot.messages import Sender
     from bot.settings import Settings
 
-log = logging.getLogger("schoolbot.serve")
+log = redacting_logger("schoolbot.serve")
 
 SHUTDOWN_GRACE_SECONDS = 15.0
 
@@ -80,7 +80,7 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
             continue
         if not isinstance(exc, PlatformStopped):
             log.error("%s stopped with an error", name, exc_info=exc)
-            exc = PlatformStopped(f"{name}: stopped with an error: {exc!r}")
+            exc = PlatformStopped(f"{name}: stopped with an error: {redact(repr(exc))}")
         first_error = first_error or exc
     if first_error is not None:
         raise first_error

@@ -11,7 +11,7 @@ from pathlib import Path
 from bot import prepared
 from bot.core import Bot, Memory, build_matcher, matcher_key
 from bot.matcher import IntentMatcher
-from bot.settings import Settings
+from bot.settings import DatabaseSettings, Settings, SettingsError
 from knowledge.loader import ensure_default_knowledge
 from knowledge.store import Store, open_store
 
@@ -43,18 +43,36 @@ def check_writable(path: str, wait: float = LOCK_WAIT_SECONDS) -> None:
     """Take the write lock for a moment, waiting at most `wait` seconds for another writer."""
     if path == ":memory:":
         return
-    folder = Path(path).parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DatabaseUnavailable(f"cannot create the folder {folder} for the database {path}: {exc.strerror}; "
-                                  "point --db or [database] path at a writable place") from None
+    check_database_folder(path)
     conn = sqlite3.connect(path, timeout=wait, isolation_level=None)
     try:
         conn.execute("BEGIN IMMEDIATE")
         conn.execute("ROLLBACK")
     finally:
         conn.close()
+
+
+def check_database_folder(path: str) -> None:
+    """SettingsError (one line) when the database's folder does not exist: a mistyped --db makes no folders.
+
+    Only the default path (``schoolbot.db`` in the working directory) gets its folder made if need be.
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    folder = Path(path).parent
+    if folder.is_dir():
+        return
+    if folder.exists():
+        raise SettingsError(f"{folder} is a file, not a folder, so the database {path} cannot be there: "
+                            "correct --db, [database] path or SCHOOLBOT_DATABASE_PATH")
+    if path != DatabaseSettings.path:
+        raise SettingsError(f"the folder {folder} does not exist, so the database {path} cannot be there: create "
+                            f"it (mkdir -p {folder}) or correct --db, [database] path or SCHOOLBOT_DATABASE_PATH")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DatabaseUnavailable(f"cannot create the folder {folder} for the database {path}: {exc.strerror}; "
+                                  "point --db or [database] path at a writable place") from None
 
 
 def describe_database_error(path: str, exc: sqlite3.Error) -> str:

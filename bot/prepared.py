@@ -3,9 +3,9 @@
 `load_or_build(key, build, directory)` returns the object pickled under `key`
 in `directory`, or builds it, saves it and returns it. The key must name
 everything the object is made from: the data files' bytes and the code (see
-`code_digest`), so a cached object is never stale. Writes go to a temporary
-file then `os.replace`, so two processes starting at once each read a whole
-file or build their own. A cache that cannot be read or written is skipped,
+`code_digest`), so a cached object is never stale. Writes go through
+:func:`bot.files.write_file` (a temporary file, then `os.replace`), so two
+processes starting at once each read a whole file or build their own. A cache that cannot be read or written is skipped,
 never an error: the object is built as if there were no cache.
 
 Only load caches from a directory you trust as much as the database beside it.
@@ -17,7 +17,6 @@ import functools
 import hashlib
 import io
 import logging
-import os
 import pickle
 import sys
 import types
@@ -95,7 +94,7 @@ def _load(path: Path, key: bytes):
 
 
 def _save(path: Path, key: bytes, value: object, name: str) -> None:
-    import tempfile  # only when writing: it costs a few milliseconds of import
+    from bot.files import FileProblem, write_file
 
     buffer = io.BytesIO()
     buffer.write(MAGIC + key)
@@ -106,10 +105,8 @@ def _save(path: Path, key: bytes, value: object, name: str) -> None:
         return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{name}-", delete=False) as tmp:
-            tmp.write(buffer.getvalue())
-        os.replace(tmp.name, path)
-    except OSError as exc:  # a read-only directory: no cache, no error
+        write_file(path, buffer.getvalue(), replace=True)
+    except (OSError, FileProblem) as exc:  # a read-only directory: no cache, no error
         log.debug("cannot write the cache %s: %s", path, exc)
         return
     _prune(path, name)

@@ -21,6 +21,7 @@ from knowledge.model import (
     FACT_TOPICS,
     LANGUAGES,
     SYSTEMS,
+    TAUGHT_TOPIC,
     TIMELINE_KINDS,
     Board,
     Card,
@@ -317,7 +318,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         )
         e.finish()
 
-    card_topics = {*intents, *topics}
+    card_topics = {*intents, *topics, TAUGHT_TOPIC}  # staff: cards taught in chat (bot.admin.teaching)
     cards = [_card(e, common, boards, card_topics, pack) for e in
              (_Entry(raw, where, problems) for where, raw in _entries(data, "cards", path, problems, required=False))]
     card_ids = {card.id for card in cards}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime
 
@@ -40,7 +41,16 @@ TIMELINE_KINDS = (
 # The intents a pack's topics may map onto (the stable contract of `ask`; config/intents.yaml names them).
 ANSWER_INTENTS = ("school_status", "strike_dates", "withdrawn_services", "childcare", "negotiations",
                   "who_is_affected", "dispute_issues", "work_to_rule", "updates_source", "unknown")
+# The topic of a card taught in chat (/teach) whose question fits none of the answer intents. A card's
+# topic is an answer intent, a topic of its pack, or this: what the database holds, `kb export` writes
+# and `kb load` reads back alike, so a pack exported with taught cards loads again.
+TAUGHT_TOPIC = "staff"
 ALL_BOARDS = "all"
+
+
+def card_topic(topic: str, pack_topics: Iterable[str] = ()) -> str:
+    """`topic` if a card may have it in a pack with these own topics, else :data:`TAUGHT_TOPIC`."""
+    return topic if topic in ANSWER_INTENTS or topic == TAUGHT_TOPIC or topic in pack_topics else TAUGHT_TOPIC
 
 
 @dataclass(frozen=True, slots=True)

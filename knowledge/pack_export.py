@@ -4,6 +4,7 @@ so nothing made in chat is lost."""
 
 from __future__ import annotations
 
+from knowledge.model import card_topic
 from knowledge.packs import header_to_yaml
 from knowledge.rows import read_knowledge
 
@@ -23,6 +24,7 @@ def export_whole_pack(store, pack_id: str) -> dict:
             out["fr"] = dict(entry.fr)
         return out
 
+    own_topics = {t.id for t in info.topics}
     out: dict = {"pack": header_to_yaml(knowledge.pack_at(info))}  # with the end staff stated in chat
     out["sources"] = [fr(s, _drop_empty({"file": s.file, "title": s.title, "published": s.published.isoformat(),
                                           "approximate": s.approximate or None}))
@@ -30,7 +32,7 @@ def export_whole_pack(store, pack_id: str) -> dict:
     out["facts"] = [fr(f, {"id": f.id, "topic": f.pack_topic or f.topic, "text": f.text, "source": f.source,
                            "published": f.published.isoformat()}) for f in knowledge.facts]
     out["cards"] = [_drop_empty({
-        "id": c.id, "topic": c.pack_topic or c.topic, "question": c.question, "answer": c.answer, "details": c.details,
+        "id": c.id, "topic": card_topic(c.pack_topic or c.topic, own_topics), "question": c.question, "answer": c.answer, "details": c.details,
         "phrasings": list(c.phrasings), "boards": list(c.boards), "source": c.source,
         "published": c.published.isoformat(), "valid_until": c.valid_until.isoformat() if c.valid_until else None,
         "replaces": c.replaces, "fr": c.fr}) for c in keep(knowledge.cards)]

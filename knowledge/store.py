@@ -57,9 +57,7 @@ class Store(PeopleRecords):
     """One database file. Create with :func:`open_store`."""
 
     def __init__(self, path: str | Path):
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)  # its folder exists (bot.app.check_database_folder): no folder is made here
         conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         conn.execute("PRAGMA busy_timeout = 10000")
         if self.path != ":memory:":
@@ -95,7 +93,7 @@ class Store(PeopleRecords):
         self.identity = self._identity()
 
     def close(self) -> None:
-        """Write what is left of the question log and the held contexts, and close; never raises for them."""
+        """Write what is left of the question log and the held contexts, checkpoint, and close; never raises."""
         try:
             self.questions.flush()  # and the held conversation contexts
         except DatabaseGone as gone:
@@ -104,7 +102,17 @@ class Store(PeopleRecords):
             log.exception("could not write the last questions and conversation contexts at close")
         finally:
             self.contexts.stop()
+            self.checkpoint()
             self.conn.close()
+
+    def checkpoint(self) -> None:
+        """Move the write-ahead log into the database file (and empty it): a copy of the file alone then has
+        everything. Waits half a second at most for other programs' readers; never raises."""
+        try:
+            self.conn.execute("PRAGMA busy_timeout = 500")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error as exc:  # busy, or the file is gone: the next close or SQLite's own checkpoint does it
+            log.debug("no checkpoint of %s at close: %s", self.path, exc)
 
     def changed(self) -> None:
         """Note a knowledge write made through this connection."""

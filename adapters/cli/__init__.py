@@ -2,7 +2,8 @@
 
 One module per group of commands, each with a `register(sub, common)`:
 questions (chat, ask, eval), kb (load, show), staff (broadcast, deliveries,
-deliver), roles (grant, revoke, roles, audit), platforms (serve, discord sync). Building the parser imports
+deliver), roles (grant, revoke, roles, audit), platforms (serve, discord sync), database (backup).
+Building the parser imports
 none of the platform libraries, asyncio or the admin/outbox modules: each
 command imports what it needs when it runs, so `schoolbot ask` starts fast.
 """
@@ -14,15 +15,17 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from adapters.cli import kb, platforms, questions, roles, staff
-from adapters.cli.common import EXIT_DATABASE, EXIT_USAGE
+from adapters.cli import database, kb, platforms, questions, roles, staff
+from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
 from adapters.errors import UsageError
+from adapters.redaction import redact_handlers
 from bot.app import DatabaseUnavailable
+from bot.files import UnsafeTarget, WriteFailed
 from bot.settings import SettingsError
 from knowledge.loading import LoadError
 from knowledge.records import DatabaseGone
 
-GROUPS = (questions, kb, platforms, staff, roles)  # each: register(sub, common) and the COMMANDS it adds
+GROUPS = (questions, kb, platforms, staff, roles, database)  # each: register(sub, common) and the COMMANDS it adds
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -30,7 +33,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     all twenty subcommands costs a few milliseconds that `schoolbot ask` should not pay."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", help="settings file (default: $SCHOOLBOT_CONFIG, else ./schoolbot.toml if present)")
-    common.add_argument("--db", help="database file (overrides [database] path; created on first use)")
+    common.add_argument("--db", help="database file (overrides [database] path; created on first use, in a folder that exists)")
 
     parser = argparse.ArgumentParser(
         prog="schoolbot",
@@ -45,6 +48,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact_handlers()  # tokens and secrets hidden in every line logged, the libraries' and tracebacks too
     argv = list(sys.argv[1:] if argv is None else argv)
     known = {name for group in GROUPS for name in group.COMMANDS}
     parser = build_parser(argv[0] if argv and argv[0] in known else None)
@@ -54,9 +58,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return args.func(args) or 0
-    except (SettingsError, LoadError, UsageError) as exc:
+    except (SettingsError, LoadError, UsageError, UnsafeTarget) as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except WriteFailed as exc:
+        print(f"schoolbot: {exc}", file=sys.stderr)
+        return EXIT_FAILED
     except DatabaseUnavailable as exc:
         print(f"schoolbot: {exc}", file=sys.stderr)
         return EXIT_DATABASE

@@ -22,10 +22,13 @@ EXIT_FAILED, EXIT_USAGE, EXIT_DATABASE = 1, 2, 3
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
-    """The settings file named by --config (or the default), with --db applied."""
+    """The settings file named by --config (or the default), with --db applied; its database's folder exists."""
+    from bot.app import check_database_folder
+
     settings = load_settings(args.config)
     if getattr(args, "db", None):
         settings = settings.replace("database", path=args.db)
+    check_database_folder(settings.database.path)  # a mistyped --db is one line, not a new folder
     return settings
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 
-from adapters.cli.common import open_from
+from adapters.cli.common import open_from, settings_from
 from adapters.errors import UsageError
 
 
@@ -33,11 +34,17 @@ def cmd_kb_load(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_validate(args: argparse.Namespace) -> int:
-    from knowledge.loader import validate_knowledge_file
+    """Check pack files against the database's boards, or the boards file when there is no database yet
+    (validating never creates one)."""
+    from knowledge.loading import load_boards, load_knowledge
 
-    _, store = open_from(args)
+    settings = settings_from(args)
+    if os.path.isfile(settings.database.path):
+        boards = list(open_from(args)[1].knowledge().boards)
+    else:
+        boards = [board.id for board in load_boards(settings.knowledge.boards)]
     for path in args.files:
-        kfile = validate_knowledge_file(store, path)
+        kfile = load_knowledge(path, boards)
         entries = {"sources": kfile.sources, "facts": kfile.facts, "cards": kfile.cards, "statuses": kfile.statuses,
                    "withdrawn_services": kfile.withdrawn_services, "timeline": kfile.timeline}
         print(f"{path}: pack {kfile.pack.id} ({kfile.pack.title}) is valid: "
@@ -128,13 +135,18 @@ def cmd_kb_show(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_export(args: argparse.Namespace) -> int:
-    """Write a whole pack (`kb export PACK [FILE]`), or what staff added in chat (`kb export [FILE]`), as YAML."""
+    """Write a whole pack (`kb export PACK [FILE]`), or what staff added in chat (`kb export [FILE]`), as YAML.
+
+    The file is written whole or not at all, never over the database, another SQLite file or through a link,
+    and over an existing file only with --force (bot.files)."""
     import sys
 
     import yaml
 
-    _, store = open_from(args)
-    packs = {p["id"] for p in store.packs()}
+    from bot.files import write_file
+
+    settings, store = open_from(args)
+    packs = [p["id"] for p in store.packs()]
     target, file = args.target, args.file
     if target in packs:
         from knowledge.pack_export import export_whole_pack
@@ -142,8 +154,9 @@ def cmd_kb_export(args: argparse.Namespace) -> int:
         pack = export_whole_pack(store, target)
         head = f"# Pack {target}, exported by `schoolbot kb export` (file entries and those made in chat).\n"
     else:
-        if file is not None:
-            raise UsageError(f"no pack {target} in the database; `schoolbot kb list` shows them")
+        if file is not None or (target not in (None, "-") and not _names_a_file(target)):
+            raise UsageError(f"no pack {target} in the database (known: {', '.join(packs) or 'none'}); "
+                             "`kb export FILE.yaml` without a pack writes what staff added in chat")
         from bot.admin import export_pack
 
         file, pack = target, export_pack(store)
@@ -153,10 +166,14 @@ def cmd_kb_export(args: argparse.Namespace) -> int:
     if file in (None, "-"):
         sys.stdout.write(text)
     else:
-        with open(file, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_file(file, text, database=settings.database.path, replace=args.force)
         print(f"{file}: {counts}")
     return 0
+
+
+def _names_a_file(word: str) -> bool:
+    """A lone argument that is a file (a folder in it, or an extension) rather than a mistyped pack id."""
+    return "/" in word or os.sep in word or bool(os.path.splitext(word)[1])
 
 
 COMMANDS = ("kb",)  # the subcommands register() adds
@@ -187,4 +204,5 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                           help="write a whole pack (PACK [FILE]) or what staff added in chat ([FILE]) as YAML")
     p.add_argument("target", nargs="?", metavar="PACK", help="a pack id; without one, what staff added in chat")
     p.add_argument("file", nargs="?", metavar="FILE", help="default: standard output")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists (never the database)")
     p.set_defaults(func=cmd_kb_export)

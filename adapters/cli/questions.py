@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 import sys
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from datetime import datetime
 
 from adapters.cli.common import parse_time, settings_from
@@ -21,14 +21,15 @@ def cmd_chat(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     bot = build_bot(settings)
     settle_after_build()
-    start = parse_time(args.now, settings) if args.now else None
-    board = None
-    if args.board:
-        found = bot.boards.lookup(args.board)
-        if found is None:
-            raise UsageError(f"--board: no board matches {args.board!r}")
-        board = found.id
-    return run_console(bot, start=start, board=board)
+    with closing(bot.store):  # what is held written, the write-ahead log checkpointed into the file
+        start = parse_time(args.now, settings) if args.now else None
+        board = None
+        if args.board:
+            found = bot.boards.lookup(args.board)
+            if found is None:
+                raise UsageError(f"--board: no board matches {args.board!r}")
+            board = found.id
+        return run_console(bot, start=start, board=board)
 
 
 def _ask_line(bot, index: int, line: str, default_now: datetime, default_board: str | None, settings: Settings) -> dict:
@@ -76,6 +77,11 @@ def cmd_ask(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     bot = build_bot(settings, memory=EphemeralMemory(), dry_run=True)
     settle_after_build(long_lived=args.text is None)  # one question: the process ends right after it
+    with closing(bot.store):  # a first `ask` filled a new database: checkpointed into the file at the end
+        return _ask(args, bot, settings)
+
+
+def _ask(args: argparse.Namespace, bot, settings: Settings) -> int:
     now = parse_time(args.now, settings) if args.now else bot.clock()
     board = None
     if args.board:

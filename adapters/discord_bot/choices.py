@@ -13,7 +13,6 @@ logs it.
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import TYPE_CHECKING
 
@@ -22,12 +21,13 @@ import discord
 from adapters.choices import button_label, not_yours, offered
 from adapters.discord_bot.convert import interaction_to_incoming
 from adapters.discord_bot.sender import no_mentions, respond
+from adapters.redaction import redacting_logger
 from bot.messages import Reply
 
 if TYPE_CHECKING:
     from bot.core import Bot
 
-log = logging.getLogger("schoolbot.discord")
+log = redacting_logger("schoolbot.discord")
 
 TEMPLATE = re.compile(r"choice:(?P<number>[0-9]{1,2}):(?P<asker>[0-9]{1,20})")
 MAX_LABEL = 80  # Discord's limit for a button's label

@@ -21,12 +21,13 @@ from adapters.discord_bot.choices import choice_buttons, choice_view
 from adapters.discord_bot.convert import message_to_incoming
 from adapters.discord_bot.sender import DiscordSender, reply_to_message
 from adapters.discord_bot.slash import RegistryTranslator, SlashCommands
+from adapters.redaction import redact, redacting_logger, remember_secrets
 from bot.settings import Settings
 
 if TYPE_CHECKING:
     from bot.core import Bot
 
-log = logging.getLogger("schoolbot.discord")
+log = redacting_logger("schoolbot.discord")
 
 ReadyCallback = Callable[[DiscordSender], Awaitable[None] | None]
 
@@ -53,7 +54,7 @@ class OneLineReconnects(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if record.exc_info and str(record.msg).startswith("Attempting a reconnect"):
             exc = record.exc_info[1]
-            reason = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+            reason = redact(f"{type(exc).__name__}: {exc}") if str(exc) else type(exc).__name__
             record.msg, record.args = "discord: connection lost (%s); reconnecting in %.0fs", (reason, *record.args)
             record.exc_info, record.exc_text = None, None
             record.levelno, record.levelname = logging.WARNING, "WARNING"
@@ -78,6 +79,7 @@ class DiscordAdapter:
                  check_commands: bool = True):
         self.core = bot
         self.settings = settings
+        remember_secrets(settings)  # from now on, no log line or error text shows the token
         # The bot has no voice: discord.py's warnings about voice libraries would only alarm the operator.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         quiet_reconnects()
@@ -107,7 +109,7 @@ class DiscordAdapter:
         try:
             registered = {command.name for command in await self.tree.fetch_commands()}
         except Exception as exc:  # only a hint; never a reason not to start
-            log.info("could not list the registered slash commands: %s", exc)
+            log.info("could not list the registered slash commands: %s", redact(exc))
             return
         missing = sorted(set(self.slash.names) - registered)
         if missing:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -23,13 +22,14 @@ import discord
 from adapters.discord_bot.client import DiscordAdapter, ReadyCallback
 from adapters.discord_bot.sender import DiscordSender
 from adapters.errors import PlatformStopped
+from adapters.redaction import redact, redacting_logger
 from bot.retry import Backoff, retry
 from bot.settings import Settings
 
 if TYPE_CHECKING:
     from bot.core import Bot
 
-log = logging.getLogger("schoolbot.discord")
+log = redacting_logger("schoolbot.discord")
 
 TOKEN_HELP = "set SCHOOLBOT_DISCORD_TOKEN or [discord] token in the settings file"
 STARTUP_ATTEMPTS = 5  # login attempts before giving up: waits of 1, 2, 4, 8 s between them
@@ -54,7 +54,7 @@ def rejected_token() -> DiscordStopped:
 
 
 def unreachable(exc: BaseException) -> DiscordStopped:
-    reason = f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
+    reason = redact(f"{exc.__class__.__name__}: {exc}") if str(exc) else exc.__class__.__name__
     return DiscordStopped(f"discord: cannot reach Discord at {api_host()} ({reason}); "
                           "check the network connection and try again")
 
@@ -72,7 +72,7 @@ async def log_in(client: discord.Client, token: str, *, attempts: int | None = N
             raise rejected_token() from None
         except discord.HTTPException as exc:
             if exc.status < 500:
-                raise DiscordStopped(f"discord: Discord refused the login: {exc.status} {exc.text}"[:300]) from None
+                raise DiscordStopped(f"discord: Discord refused the login: {exc.status} {redact(exc.text)}"[:300]) from None
             await _reset_session(client)
             raise
         except _NETWORK:
@@ -123,7 +123,7 @@ async def run_discord(bot: Bot | None, settings: Settings, *, adapter: DiscordAd
     except discord.ConnectionClosed as exc:
         if exc.code == 4004:  # the gateway's "authentication failed"
             raise rejected_token() from None
-        raise DiscordStopped(f"discord: the gateway closed the connection ({exc.code}: {exc.reason})") from None
+        raise DiscordStopped(f"discord: the gateway closed the connection ({exc.code}: {redact(exc.reason)})") from None
 
 
 @contextlib.asynccontextmanager

@@ -8,17 +8,17 @@ ping ``@everyone``, a role or a user. Text is plain and split at Discord's
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Callable
 
 import aiohttp
 import discord
 
 from adapters.discord_bot.convert import PLATFORM, parse_chat_id
+from adapters.redaction import redact, redacting_logger
 from bot.messages import Reply, SendLimits, SendOutcome, SendStatus
 from bot.text import plain, split_text
 
-log = logging.getLogger("schoolbot.discord")
+log = redacting_logger("schoolbot.discord")
 
 MAX_MESSAGE_CHARS = 2000  # Discord's limit for a message's content
 SERVER_ERROR_RETRY_SECONDS = 10.0
@@ -99,7 +99,7 @@ class DiscordSender:
             else:
                 await self._send_pieces(self.client.get_partial_messageable(snowflake), chat_id, text)
         except (discord.Forbidden, discord.NotFound) as exc:
-            return SendOutcome(SendStatus.BLOCKED, detail=f"{chat_id}: {exc}"[:300])
+            return SendOutcome(SendStatus.BLOCKED, detail=f"{chat_id}: {redact(exc)}"[:300])
         except discord.RateLimited as exc:  # only when a wait is longer than the client's limit
             return SendOutcome(SendStatus.RETRY, exc.retry_after, "rate limited")
         except discord.HTTPException as exc:
@@ -144,4 +144,4 @@ def _http_outcome(exc: discord.HTTPException) -> SendOutcome:
         return SendOutcome(SendStatus.RETRY, TOKEN_RETRY_SECONDS, "the bot token was rejected")
     if exc.status >= 500 or exc.status == 429:
         return SendOutcome(SendStatus.RETRY, SERVER_ERROR_RETRY_SECONDS, f"Discord error {exc.status}")
-    return SendOutcome(SendStatus.FAILED, detail=f"Discord refused the message: {exc.status} {exc.text}"[:300])
+    return SendOutcome(SendStatus.FAILED, detail=f"Discord refused the message: {exc.status} {redact(exc.text)}"[:300])

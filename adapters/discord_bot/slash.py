@@ -12,7 +12,6 @@ descriptions in the other languages (French for ``discord.Locale.french``).
 from __future__ import annotations
 
 import inspect
-import logging
 from typing import TYPE_CHECKING, Optional
 
 import discord
@@ -20,6 +19,7 @@ from discord import app_commands
 
 from adapters.discord_bot.convert import command_text, interaction_to_incoming
 from adapters.discord_bot.sender import respond
+from adapters.redaction import redacting_logger
 from bot.commands import COMMANDS, LANGUAGES, Command
 from bot.commands import command as registry_command
 from bot.language import from_locale
@@ -30,7 +30,7 @@ from bot.text import normalize
 if TYPE_CHECKING:
     from bot.core import Bot
 
-log = logging.getLogger("schoolbot.discord")
+log = redacting_logger("schoolbot.discord")
 
 MAX_CHOICES = 25  # Discord's limit for autocomplete choices
 MAX_DESCRIPTION = 100  # Discord's limit for a command's or an option's description

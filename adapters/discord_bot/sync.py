@@ -53,8 +53,10 @@ def cmd_discord_sync(args: argparse.Namespace) -> int:
     except Exception as exc:  # Discord errors after login: one line, not a traceback
         import discord
 
+        from adapters.redaction import redact
+
         what = f"{exc.status} {exc.text}" if isinstance(exc, discord.HTTPException) else f"{exc.__class__.__name__}: {exc}"
-        print(f"schoolbot: could not sync the Discord slash commands: {what}", file=sys.stderr)
+        print(f"schoolbot: could not sync the Discord slash commands: {redact(what)}", file=sys.stderr)
         return 1
     where = f"server {args.guild}" if args.guild else "all servers (may take a few minutes to appear)"
     print(f"synced {len(names)} slash commands for {where}: /" + ", /".join(names))

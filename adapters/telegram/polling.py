@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 
 from telegram import Bot as TelegramBot
 from telegram.error import Conflict, InvalidToken, RetryAfter, TelegramError
 
+from adapters.redaction import redact, redacting_logger
 from adapters.telegram.sender import retry_seconds
 from adapters.telegram.startup import TelegramStopped
 from adapters.telegram.updates import UpdateHandler
 from bot.retry import Backoff, pause
 
-log = logging.getLogger("schoolbot.telegram")
+log = redacting_logger("schoolbot.telegram")
 
 # Only what the bot acts on; other kinds of update are not even fetched (and ignored if they come).
 ALLOWED_UPDATES = ["message", "my_chat_member", "callback_query"]
@@ -36,7 +36,7 @@ async def poll(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.Event, *, 
         except Conflict as exc:
             raise TelegramStopped(
                 "telegram: another process is already receiving this bot's updates "
-                f"(409 Conflict: {exc.message}). Stop it first; this one is stopping instead of fighting over updates."
+                f"(409 Conflict: {redact(exc.message)}). Stop it first; this one is stopping instead of fighting over updates."
             ) from None
         except InvalidToken:  # its message quotes the token: not repeated here
             raise TelegramStopped("telegram: the Bot API rejected the token; check SCHOOLBOT_TELEGRAM_TOKEN") from None
@@ -46,7 +46,7 @@ async def poll(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.Event, *, 
         except TelegramError as exc:  # NetworkError, TimedOut, server errors
             failures += 1
             wait = POLL_BACKOFF.delay(failures)
-            log.warning("telegram: getUpdates failed (%s); retrying in %.0fs", exc, wait)
+            log.warning("telegram: getUpdates failed (%s); retrying in %.0fs", redact(exc), wait)
         else:
             failures = 0
             if updates:
@@ -59,7 +59,7 @@ async def poll(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.Event, *, 
             await tg.get_updates(offset=offset, timeout=0, allowed_updates=ALLOWED_UPDATES)
         except TelegramError as exc:
             log.info("telegram: could not confirm the last updates on the way out (%s); "
-                     "they will be skipped when served again", exc)
+                     "they will be skipped when served again", redact(exc))
 
 
 async def until(coro, stop: asyncio.Event):

@@ -19,6 +19,8 @@ from telegram._utils.defaultvalue import DefaultValue
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
+from adapters.redaction import redact
+
 _JSON = {"Content-Type": "application/json", "User-Agent": BaseRequest.USER_AGENT}
 _PLAIN = {"User-Agent": BaseRequest.USER_AGENT}
 
@@ -87,4 +89,5 @@ class AiohttpRequest(BaseRequest):
         except asyncio.CancelledError:
             raise
         except aiohttp.ClientError as exc:
-            raise NetworkError(f"aiohttp.{type(exc).__name__}: {exc}") from exc
+            # aiohttp quotes the URL, /bot<TOKEN>/ and all (a redirect loop, a bad proxy): never pass that on
+            raise NetworkError(redact(f"aiohttp.{type(exc).__name__}: {exc}")) from exc

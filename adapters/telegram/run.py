@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import secrets
 from collections.abc import Callable
 
@@ -11,6 +10,7 @@ from telegram import Bot as TelegramBot
 from telegram import BotCommand
 from telegram.error import TelegramError
 
+from adapters.redaction import redact, redacting_logger
 from adapters.telegram.convert import Identity
 from adapters.telegram.journal import UpdateJournal
 from adapters.telegram.polling import poll
@@ -23,7 +23,7 @@ from bot.core import Bot
 from bot.messages import Sender
 from bot.settings import Settings
 
-log = logging.getLogger("schoolbot.telegram")
+log = redacting_logger("schoolbot.telegram")
 
 MENU_LANGUAGES = ("fr",)  # besides the default (English) menu, shown to users whose Telegram is in French
 
@@ -76,4 +76,4 @@ async def register_commands(tg: TelegramBot) -> None:
         for language in MENU_LANGUAGES:
             await tg.set_my_commands([BotCommand(name, text) for name, text in menu(language)], language_code=language)
     except TelegramError as exc:  # the menu is a convenience; answering works without it
-        log.warning("telegram: could not register the command menu: %s", exc)
+        log.warning("telegram: could not register the command menu: %s", redact(exc))

@@ -20,7 +20,6 @@ it, and building one per recipient was a tenth of a broadcast's CPU.
 
 from __future__ import annotations
 
-import logging
 import warnings
 from datetime import timedelta
 
@@ -36,10 +35,11 @@ from telegram.error import (
     TimedOut,
 )
 
+from adapters.redaction import redact, redacting_logger
 from bot.messages import SendLimits, SendOutcome, SendStatus
 from bot.text import plain, split_text
 
-log = logging.getLogger("schoolbot.telegram")
+log = redacting_logger("schoolbot.telegram")
 
 PLATFORM = "telegram"
 MAX_CHARS = 4096  # telegram.constants.MessageLimit.MAX_TEXT_LENGTH
@@ -85,22 +85,22 @@ class TelegramSender:
             # building a telegram.Message from the reply; send_message would, for nothing.
             await self.tg._post("sendMessage", data)
         except Forbidden as exc:  # blocked by the user, kicked from the group, deactivated user
-            return SendOutcome(SendStatus.BLOCKED, detail=str(exc))
+            return SendOutcome(SendStatus.BLOCKED, detail=redact(exc))
         except RetryAfter as exc:
-            return SendOutcome(SendStatus.RETRY, retry_after=retry_seconds(exc), detail=f"flood control: {exc}")
+            return SendOutcome(SendStatus.RETRY, retry_after=retry_seconds(exc), detail=f"flood control: {redact(exc)}")
         except ChatMigrated as exc:  # the group became a supergroup: deliver there
             if str(exc.new_chat_id) == str(chat_id):
                 return SendOutcome(SendStatus.FAILED, detail="the chat reports it moved to itself")
             return await self.send_chunk(str(exc.new_chat_id), text, **extra)
         except BadRequest as exc:  # a subclass of NetworkError, so it must come first
-            return SendOutcome(SendStatus.FAILED, detail=str(exc))
+            return SendOutcome(SendStatus.FAILED, detail=redact(exc))
         except (TimedOut, NetworkError) as exc:
-            return SendOutcome(SendStatus.RETRY, retry_after=NETWORK_RETRY_SECONDS, detail=f"network: {exc}")
+            return SendOutcome(SendStatus.RETRY, retry_after=NETWORK_RETRY_SECONDS, detail=f"network: {redact(exc)}")
         except InvalidToken:  # revoked or rotated: no recipient's fault, so hold the outbox, don't fail it
             log.error("telegram: the Bot API rejects the token; deliveries wait until it is fixed")
             return SendOutcome(SendStatus.RETRY, retry_after=TOKEN_RETRY_SECONDS, detail="the bot token was rejected")
         except TelegramError as exc:
-            return SendOutcome(SendStatus.FAILED, detail=scrub(str(exc), self.tg.token))
+            return SendOutcome(SendStatus.FAILED, detail=redact(exc))
         return SendOutcome(SendStatus.SENT)
 
 
@@ -112,9 +112,3 @@ def retry_seconds(exc: RetryAfter) -> float:
             warnings.simplefilter("ignore")
             value = exc.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
-
-
-def scrub(text: str, token: str) -> str:
-    """Text with the bot token blanked out (python-telegram-bot quotes it in some errors)."""
-    token = token.strip()
-    return text.replace(token, "<token>") if token else text

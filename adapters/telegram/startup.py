@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import os
 from collections.abc import AsyncIterator
 from urllib.parse import urlsplit
@@ -26,12 +25,13 @@ from telegram import Bot as TelegramBot
 from telegram.error import InvalidToken, TelegramError
 
 from adapters.errors import PlatformStopped
+from adapters.redaction import redact, redacting_logger, remember_secrets
 from adapters.telegram.request import AiohttpRequest
-from adapters.telegram.sender import TelegramSender, scrub, telegram_limits
+from adapters.telegram.sender import TelegramSender, telegram_limits
 from bot.retry import Backoff, retry
 from bot.settings import Settings
 
-log = logging.getLogger("schoolbot.telegram")
+log = redacting_logger("schoolbot.telegram")
 
 STARTUP_ATTEMPTS = 5  # getMe tries before giving up: waits of 1, 2, 4, 8 s between them
 STARTUP_BACKOFF = Backoff(base=1.0, cap=30.0, jitter=0.0)  # one bot, one server: nothing to spread out
@@ -48,6 +48,7 @@ def telegram_client(settings: Settings) -> TelegramBot:
     t = settings.telegram
     if not t.token.strip():
         raise TelegramStopped(NO_TOKEN)
+    remember_secrets(settings)  # from now on, no log line or error text shows the token or the webhook secret
     kwargs = {"base_url": t.base_url} if t.base_url else {}
     return TelegramBot(
         t.token.strip(),
@@ -68,7 +69,6 @@ async def connect(tg: TelegramBot, settings: Settings, *, attempts: int = STARTU
     Raises :class:`TelegramStopped` with one line when the token is rejected
     or the Bot API cannot be reached after `attempts` tries.
     """
-    token = settings.telegram.token.strip()
     where = api_host(settings)
 
     async def get_me() -> None:
@@ -81,7 +81,7 @@ async def connect(tg: TelegramBot, settings: Settings, *, attempts: int = STARTU
             ) from None
 
     def warn(failures: int, exc: BaseException, wait: float) -> None:
-        log.warning("telegram: cannot reach the Bot API at %s (%s); retrying in %.0fs", where, scrub(str(exc), token), wait)
+        log.warning("telegram: cannot reach the Bot API at %s (%s); retrying in %.0fs", where, redact(exc), wait)
 
     try:
         await retry(get_me, attempts=attempts, backoff=STARTUP_BACKOFF, retry_on=TelegramError, on_retry=warn, stop=stop)
@@ -89,7 +89,7 @@ async def connect(tg: TelegramBot, settings: Settings, *, attempts: int = STARTU
         if stop is not None and stop.is_set():
             return False
         raise TelegramStopped(
-            f"telegram: cannot reach the Bot API at {where} after {attempts} tries ({scrub(str(exc), token)}); "
+            f"telegram: cannot reach the Bot API at {where} after {attempts} tries ({redact(exc)}); "
             "check the network (or [telegram] base_url) and start again"
         ) from None
     return True

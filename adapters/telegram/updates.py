@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import logging
 from collections.abc import Iterable
 
 from telegram import Bot as TelegramBot
@@ -27,6 +26,7 @@ from telegram.constants import ChatMemberStatus, ChatType
 from telegram.error import TelegramError
 
 from adapters.choices import not_yours
+from adapters.redaction import redact, redacting_logger
 from adapters.telegram.choices import keyboard, pick_to_incoming, pressed_by_another
 from adapters.telegram.convert import (
     PLATFORM,
@@ -44,7 +44,7 @@ from bot.messages import Reply, SendOutcome, SendStatus
 from bot.retry import Backoff
 from bot.text import plain, split_text
 
-log = logging.getLogger("schoolbot.telegram")
+log = redacting_logger("schoolbot.telegram")
 
 ADMIN_STATUSES = {ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR}
 SEND_ATTEMPTS = 5
@@ -103,7 +103,7 @@ class UpdateHandler:
         results = await asyncio.gather(*(lane(items) for items in lanes.values()), return_exceptions=True)
         for result in results:
             if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
-                log.error("telegram: a batch lane failed: %r", result)
+                log.error("telegram: a batch lane failed: %s", redact(repr(result)))
 
     async def _dispatch(self, update: Update) -> None:
         left = chat_left(update)
@@ -139,7 +139,7 @@ class UpdateHandler:
         try:
             await self.tg.answer_callback_query(query.id, text=told)
         except TelegramError as exc:  # only the spinner; the pick is still answered
-            log.info("telegram: could not answer callback query %s: %s", query.id, exc)
+            log.info("telegram: could not answer callback query %s: %s", query.id, redact(exc))
         if another:
             return
         incoming = pick_to_incoming(query, self.bot.clock())
@@ -149,7 +149,7 @@ class UpdateHandler:
         try:
             await self.tg.edit_message_reply_markup(chat_id=message.chat.id, message_id=message.message_id)
         except TelegramError as exc:  # the buttons stay; a second click is answered as a plain "1"
-            log.info("telegram: could not remove the choice buttons in chat %s: %s", message.chat.id, exc)
+            log.info("telegram: could not remove the choice buttons in chat %s: %s", message.chat.id, redact(exc))
         replies = self.bot.handle(incoming)
         if replies:
             await self.deliver(message, replies)
@@ -163,7 +163,7 @@ class UpdateHandler:
             member = await self.tg.get_chat_member(message.chat.id, message.from_user.id)
         except TelegramError as exc:
             log.warning("telegram: could not check whether user %s administers chat %s: %s",
-                        message.from_user.id, message.chat.id, exc)
+                        message.from_user.id, message.chat.id, redact(exc))
             return False
         return member.status in ADMIN_STATUSES
 
@@ -192,7 +192,7 @@ class UpdateHandler:
                 outcome = await self.send_reply(reply.chat_id, chunk, **extra)
                 if outcome.status is not SendStatus.SENT:
                     log.warning("telegram: reply to chat %s not delivered (%s): %s",
-                                reply.chat_id, outcome.status.value, outcome.detail)
+                                reply.chat_id, outcome.status.value, redact(outcome.detail))
                     if outcome.status is SendStatus.BLOCKED:
                         self.bot.chat_unreachable(PLATFORM, str(reply.chat_id))
                     return
@@ -206,7 +206,7 @@ class UpdateHandler:
                 break
             rate_limited = outcome.detail.startswith("flood")
             wait = outcome.retry_after if rate_limited else SEND_BACKOFF.delay(attempt + 1)
-            log.info("telegram: sending to chat %s: %s; trying again in %.1fs", chat_id, outcome.detail, wait)
+            log.info("telegram: sending to chat %s: %s; trying again in %.1fs", chat_id, redact(outcome.detail), wait)
             await asyncio.sleep(wait)
         return outcome
 

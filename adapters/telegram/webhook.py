@@ -7,6 +7,11 @@ but not handled (:meth:`UpdateJournal.unhandled`), before listening again.
 If the journal cannot be written the answer is 500 and Telegram sends the
 update again later. An update Telegram sends twice is answered once.
 
+Telegram sends a request again for as long as it is not answered 2xx. A body no
+retry can make usable (not JSON, nested too deep to read, no update id, an id
+SQLite cannot hold) is therefore answered 200 and dropped with one warning
+(:func:`read_update`): a 400 or a 500 would have it sent again forever.
+
 Each chat's updates are handled in the order they arrived, different chats
 in parallel, as with long polling.
 """
@@ -16,21 +21,23 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import logging
+import sqlite3
 from urllib.parse import urlsplit
 
 from aiohttp import web
 from telegram import Bot as TelegramBot
 from telegram import Update
 
+from adapters.redaction import redact, redacting_logger
 from adapters.telegram.convert import chat_key
 from adapters.telegram.polling import ALLOWED_UPDATES
 from adapters.telegram.updates import UpdateHandler
 
-log = logging.getLogger("schoolbot.telegram")
+log = redacting_logger("schoolbot.telegram")
 
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 MAX_BODY = 1 << 20  # an update is a few kB; Telegram's own limit on what it sends is far below this
+MAX_UPDATE_ID = 2**63 - 1  # what SQLite's INTEGER holds; Telegram's ids are far below it
 DRAIN_SECONDS = 10.0  # on a graceful stop, how long updates being handled may finish (the rest wait in the journal)
 
 
@@ -48,19 +55,22 @@ class WebhookListener:
         if not hmac.compare_digest(given.encode(), self.secret.encode()):
             log.warning("telegram webhook: a request without the right secret token was refused")
             return web.Response(status=403)
+        body = await request.read()
         try:
-            payload = json.loads(await request.read())
-            update_id = payload["update_id"]
-            if not isinstance(update_id, int):
-                raise TypeError("update_id is not a number")
-        except (ValueError, TypeError, KeyError) as exc:
-            log.warning("telegram webhook: not an update (%s)", exc)
-            return web.Response(status=400)
+            update_id, payload = read_update(body)
+        except NotAnUpdate as exc:
+            log.warning("telegram webhook: dropped a request that is not a usable update (%s; %d bytes); "
+                        "answered 200 so that Telegram does not send it again", redact(exc), len(body))
+            return web.Response(status=200)
         try:
             fresh = self.handler.journal.receive(update_id, payload)
-        except Exception:  # the database is busy or gone: Telegram will send it again
+        except sqlite3.Error:  # the database is busy, full or gone: Telegram will send it again
             log.exception("telegram update %s: could not journal it; answering 500 so Telegram retries", update_id)
             return web.Response(status=500)
+        except Exception:  # this update itself cannot be stored: sending it again would fail the same way
+            log.exception("telegram update %s: cannot be journalled; dropped (answered 200 so that Telegram "
+                          "does not send it again)", update_id)
+            return web.Response(status=200)
         if fresh:
             self.schedule(payload)
         return web.Response(status=200)
@@ -98,6 +108,32 @@ class WebhookListener:
             await asyncio.wait(late)
 
 
+class NotAnUpdate(ValueError):
+    """A webhook body that no retry can make into an update; the message says what is wrong, in a few words."""
+
+
+def read_update(body: bytes) -> tuple[int, dict]:
+    """(update id, the update as JSON) from a webhook request's body, or :class:`NotAnUpdate`."""
+    try:
+        payload = json.loads(body)
+    except RecursionError:
+        raise NotAnUpdate("JSON nested too deep") from None
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise NotAnUpdate(f"not JSON: {redact(exc)}"[:120]) from None
+    if not isinstance(payload, dict):
+        raise NotAnUpdate(f"a JSON {type(payload).__name__}, not an object")
+    update_id = payload.get("update_id")
+    if isinstance(update_id, bool) or not isinstance(update_id, int):
+        raise NotAnUpdate("no numeric update_id")
+    if not 0 <= update_id <= MAX_UPDATE_ID:
+        raise NotAnUpdate(f"update_id out of range ({str(update_id)[:30]})")
+    try:
+        json.dumps(payload)  # what the journal will store: checked here, so that it cannot fail there
+    except (RecursionError, ValueError) as exc:
+        raise NotAnUpdate(f"cannot be stored: {type(exc).__name__}") from None
+    return update_id, payload
+
+
 async def serve_webhook(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.Event, *,
                         url: str, listen: str, port: int, secret: str) -> None:
     """Handle what the journal holds, listen on `listen:port`, register `url` with Telegram, until `stop`."""
@@ -118,7 +154,7 @@ async def serve_webhook(tg: TelegramBot, handler: UpdateHandler, stop: asyncio.E
         await web.TCPSite(runner, listen, port).start()
         await tg.set_webhook(url=url, secret_token=secret, allowed_updates=ALLOWED_UPDATES, drop_pending_updates=False)
         log.info("telegram: receiving updates for @%s at %s (listening on %s:%s%s)",
-                 handler.me.username, url, listen, port, path)
+                 handler.me.username, redact(url), listen, port, redact(path))
         await stop.wait()
         graceful = True
     finally:

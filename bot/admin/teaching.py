@@ -12,7 +12,7 @@ from bot.admin.vocabulary import topic_words
 from bot.messages import Incoming
 from bot.replies import say, source_name
 from bot.roles import Rights
-from knowledge.model import ALL_BOARDS, Card, Source
+from knowledge.model import ALL_BOARDS, ANSWER_INTENTS, TAUGHT_TOPIC, Card, Source, card_topic
 
 TEACH_USAGE = (
     "/teach BOARD | QUESTION | ANSWER [| DETAILS] [| source: WHERE IT COMES FROM] [| also: OTHER WORDING; ...]\n"
@@ -77,12 +77,23 @@ def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
         admin.check_length(text, what)
     source = fields["source"][0] if fields["source"] else admin.source_label(rights, boards[0])
     topic = fields["topic"][0].lower().replace(" ", "_") if fields["topic"] else ""
-    if not topic:  # the intent the question is about, as the matcher reads it
+    if topic:  # staff named it: a topic `kb load` reads back (an answer intent, the pack's own, or staff)
+        own = _own_topics(admin)
+        if card_topic(topic, own) != topic:
+            raise UsageProblem.of("admin_teach_topic", topic=topic,
+                                  known=", ".join(sorted({*ANSWER_INTENTS, *own, TAUGHT_TOPIC})))
+    else:  # the intent the question is about, as the matcher reads it, if a card may have it; else staff
         intent = admin.bot.matcher.analyse(question, today).intent
-        topic = intent if intent not in ("unknown", "help") else "staff"
+        topic = TAUGHT_TOPIC if intent == "unknown" else card_topic(intent)
     return {"kind": "card", "boards": [b for b in boards if b != ALL_BOARDS], "board": boards[0] if len(boards) == 1
             else ",".join(boards), "question": question, "answer": answer, "details": details,
             "phrasings": phrasings, "source": source, "topic": topic}
+
+
+def _own_topics(admin: Admin) -> set[str]:
+    """The topics of the pack a taught card goes into (the first active one)."""
+    packs = list(admin.knowledge().packs.values())
+    return {t.id for t in packs[0].topics} if packs else set()
 
 
 @staff_command("teach", TEACH_USAGE)
@@ -137,7 +148,7 @@ def export_pack(store) -> dict:
     pack["sources"] += [{"file": name, "title": name, "published": min(
         e.published for e in (*cards, *statuses, *services, *events) if e.source == name).isoformat()}
         for name in sorted(used - set(knowledge.sources))]
-    pack["cards"] = [_drop_empty({"id": c.id, "topic": c.topic, "question": c.question, "answer": c.answer,
+    pack["cards"] = [_drop_empty({"id": c.id, "topic": card_topic(c.topic), "question": c.question, "answer": c.answer,
                                   "details": c.details, "phrasings": list(c.phrasings), "boards": list(c.boards),
                                   "source": c.source, "published": c.published.isoformat()}) for c in cards]
     pack["statuses"] = [_drop_empty({"id": s.id, "board": s.board, "from": s.start.isoformat(),

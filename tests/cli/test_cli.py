@@ -280,12 +280,12 @@ def test_a_file_that_is_not_a_database_is_one_line_and_exit_3(tmp_path):
     assert notes.read_text() == "shopping list\n" * 200  # left as it was
 
 
-def test_a_database_under_a_file_is_one_line_and_exit_3(tmp_path):
+def test_a_database_under_a_file_is_one_line_and_exit_2(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("")
     result = _schoolbot("ask", "--db", str(blocker / "schoolbot.db"), "hi")
-    assert result.returncode == 3
-    assert f"cannot create the folder {blocker}" in _one_line(result)
+    assert result.returncode == 2  # a mistyped --db, like a folder that does not exist (test_database_path.py)
+    assert f"{blocker} is a file, not a folder" in _one_line(result)
 
 
 def test_read_only_and_other_database_errors_name_the_file_and_what_to_do():

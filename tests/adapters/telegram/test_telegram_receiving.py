@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 import sqlite3
 import sys
@@ -152,7 +153,7 @@ async def test_webhook_checks_the_secret_and_answers_once(fake, bot, tg_settings
         assert await fake.deliver(update) == 200  # Telegram delivering again: not answered twice
         assert await fake.deliver({"update_id": 901, "message": fake.message(
             "/help", chat_id=PARENT, user_id=PARENT)}) == 200
-        assert await fake.deliver({"no": "update"}) == 400
+        assert await fake.deliver({"no": "update"}) == 200  # acknowledged and dropped: a retry would not fix it
         await fake.wait_sent(2, PARENT)
     texts = fake.sent_texts(PARENT)
     assert len(texts) == 2 and "You are telegram user" in texts[0] and "Commands:" in texts[1]
@@ -266,3 +267,28 @@ async def test_an_older_journal_table_is_migrated(tmp_path):
     assert not journal.receive(5, {"update_id": 5})
     journal.mark(6)
     assert journal.seen(6) and journal.unhandled() == []
+
+
+async def test_a_webhook_update_that_can_never_be_handled_is_acknowledged_and_dropped(fake, bot, tg_settings, running,
+                                                                                       caplog):
+    """Telegram sends again whatever is not answered 2xx: an update no retry can fix gets a 200, one warning, no 500."""
+    port = free_port()
+    hopeless = [
+        {"update_id": 2**80, "message": fake.message("/help", chat_id=PARENT, user_id=PARENT)},  # beyond SQLite
+        b'{"update_id": 970, "message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",  # nested 100,000 deep
+        b"not JSON at all", b"[970]", {"no": "update"}, {"update_id": "970"}, {"update_id": True}, {"update_id": -5},
+        b'{"update_id": 971, "text": "\xff\xfe"}',  # not UTF-8
+    ]
+    with caplog.at_level(logging.WARNING, logger="schoolbot.telegram"):
+        async with running(bot, _hooked(tg_settings, port), fake):
+            await fake.wait_for(lambda: fake.webhook is not None, what="setWebhook")
+            for body in hopeless:
+                assert await fake.deliver(body) == 200, body if isinstance(body, dict) else body[:40]
+            good = {"update_id": 972, "message": fake.message("/whoami", chat_id=PARENT, user_id=PARENT)}
+            assert await fake.deliver(good) == 200
+            await fake.wait_sent(1, PARENT)
+    dropped = [r for r in caplog.records if "dropped" in r.getMessage()]
+    assert len(dropped) == len(hopeless) and not any(r.exc_info for r in dropped)  # one line each, no traceback
+    assert all("\n" not in r.getMessage() and len(r.getMessage()) < 300 for r in dropped)
+    rows = bot.store.conn.execute("SELECT update_id FROM telegram_updates").fetchall()
+    assert rows == [(972,)]

@@ -67,6 +67,9 @@ class FakeDiscord(World, People):
         self.dm_channels: dict[int, int] = {}  # user id -> DM channel id
         self.closed_dms: set[int] = set()  # users who closed their DMs (or blocked the bot)
         self.failures: dict[int, Failure] = {}  # channel id -> injected error for sends
+        # The next N requests to an interaction's URL (/interactions/<id>/<token>/..., /webhooks/<app>/<token>/...)
+        # are redirected to the very same URL, as a misconfigured proxy would: a loop the client gives up on.
+        self.redirect_interactions = 0
         self.sent: list[Sent] = []
         self.requests: list[tuple[str, str]] = []  # (method, path) of every HTTP request
         self.commands: dict[str | int, list[dict]] = {}  # "global" or guild id -> registered commands
@@ -149,6 +152,9 @@ class FakeDiscord(World, People):
     async def _api(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["path"]
         self.requests.append((request.method, path))
+        if self.redirect_interactions > 0 and path.startswith(("/interactions/", "/webhooks/")):
+            self.redirect_interactions -= 1
+            raise web.HTTPFound(location=str(request.url))
         if request.headers.get("Authorization") != f"Bot {self.token}" and not path.startswith(("/interactions/", "/webhooks/")):
             return self._error(401, 0, "401: Unauthorized")
         body = await request.json() if request.can_read_body else None

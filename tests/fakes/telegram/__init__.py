@@ -162,8 +162,8 @@ class FakeTelegram(Users, BotApi):
         await self.wait_for(lambda: self.confirmed(update_id), timeout, f"update {update_id} to be confirmed")
 
     # ------------------------------------------------------------- webhook
-    async def deliver(self, update: dict, *, secret: str | None = MISSING) -> int:  # type: ignore[assignment]
-        """POST an update to the registered webhook, as Telegram does. Returns the HTTP status."""
+    async def deliver(self, update: dict | bytes, *, secret: str | None = MISSING) -> int:  # type: ignore[assignment]
+        """POST an update to the registered webhook, as Telegram does (bytes: that body as it is). Returns the HTTP status."""
         if self.webhook is None:
             raise LookupError("no webhook is set")
         if secret is MISSING:
@@ -171,6 +171,8 @@ class FakeTelegram(Users, BotApi):
         headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret else {}
         if self._session is None:
             self._session = ClientSession()
-        async with self._session.post(self.webhook["url"], json=update, headers=headers) as resp:
+        body = {"data": update, "headers": {**headers, "Content-Type": "application/json"}} \
+            if isinstance(update, bytes) else {"json": update, "headers": headers}
+        async with self._session.post(self.webhook["url"], **body) as resp:
             return resp.status
 

@@ -48,6 +48,8 @@ class BotApi:
         for failure in self.failures:
             if failure.matches(method, params):
                 failure.times -= 1
+                if failure.status == 302:  # a misconfigured proxy: back to the same URL, until the client gives up
+                    raise web.HTTPFound(location=str(request.url))
                 if failure.status == 200:
                     return web.json_response({"ok": True, "result": failure.result})
                 return error(failure.status, failure.description, failure.retry_after, failure.migrate_to)

@@ -142,7 +142,8 @@ class Users:
              result: Any = MISSING, migrate_to: int | None = None) -> None:
         """Answer the next `times` calls of `method` (to these chats) with an error.
 
-        status 429 sends parameters.retry_after; status 200 with `result`
+        status 429 sends parameters.retry_after; status 302 redirects to the very same URL (a
+        redirect loop, as a misconfigured proxy makes; each hop counts as one call); status 200 with `result`
         answers ok with that (possibly malformed) result instead; `migrate_to`
         answers that the group became that supergroup.
         """

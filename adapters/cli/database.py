@@ -1,0 +1,27 @@
+"""`schoolbot backup FILE`: a consistent copy of the live database, safe while the bot runs (docs/deploy.md)."""
+
+from __future__ import annotations
+
+import argparse
+
+from adapters.cli.common import settings_from
+
+COMMANDS = ("backup",)  # the subcommands register() adds
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    from bot.backup import backup_database
+
+    settings = settings_from(args)
+    size = backup_database(settings.database.path, args.file, replace=args.force)
+    print(f"{args.file}: a backup of {settings.database.path} ({size / 1024:,.0f} kB, checked); "
+          f"restore it by stopping the bot and copying it over {settings.database.path}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("backup", parents=[common],
+                       help="copy the database, with what is in its write-ahead log, to FILE (safe while serve runs)")
+    p.add_argument("file", metavar="FILE", help="the backup to write (never the database itself)")
+    p.add_argument("--force", action="store_true", help="replace FILE if it exists (an older backup)")
+    p.set_defaults(func=cmd_backup)
