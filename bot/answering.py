@@ -154,6 +154,7 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     return HANDLERS[analysis.intent](bot, turn)
 
 
+_PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left in a message can have
 # Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
 _BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
 
@@ -165,7 +166,10 @@ def _content(analysis, bot: Bot | None = None) -> list[str]:
              if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS]
     if bot is None:
         return words
-    return [w for w in words if w not in bot.subjects.children and bot.boards.find(w) is None]
+    words = [w for w in words if w not in bot.subjects.children]
+    if len(words) > _PLACE_WORDS:  # more than a place's words left: something is asked
+        return words
+    return [w for w in words if bot.boards.find(w) is None]
 
 
 def _follow_up(turn: Turn, kind: str) -> list[str]:

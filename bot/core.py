@@ -260,7 +260,7 @@ class Bot:
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
         texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
-        if _named_by_its_short_name(turn):
+        if _named_by_its_short_name(turn, texts):
             texts = _without_full_name(texts, turn.board, turn.voice)  # "tdsb ...?": the parent knows the name
         kept, cited = without_source(texts)
         if cited:  # "source?" gives it; a day's status names it, other answers keep it one "source?" or "more" away
@@ -376,10 +376,12 @@ _OFF_TOPIC_MARGIN = 0.05
 _HURRIED_WORDS = 16  # a message naming a day, not understood, this short: a status question in a hurry
 
 
-def _named_by_its_short_name(turn: Turn) -> bool:
-    """Whether the message named the board as its short name says it ("tdsb", "peel"), not by a place."""
+def _named_by_its_short_name(turn: Turn, texts: list[str]) -> bool:
+    """Whether the message named the board as its short name says it ("tdsb", "peel"), not by a place, in an
+    answer giving its full name."""
     mention = turn.analysis.board
-    if turn.board is None or mention is None or mention.board_id != turn.board.id or mention.end <= mention.start:
+    if turn.board is None or mention is None or mention.board_id != turn.board.id or mention.end <= mention.start \
+            or not any(turn.board.name in text for text in texts):
         return False
     typed = normalize(turn.question[mention.start:mention.end])
     return bool(typed) and typed in normalize(turn.board.display)
@@ -394,7 +396,9 @@ def _without_full_name(texts: list[str], board: Board, voice: Voice) -> list[str
 def _only_news(knowledge: Knowledge, cited: str) -> bool:
     """Whether every source line names news files of a pack: a board's own word (a staff update, a taught card's
     letter) is worth its line, a news file's name is not."""
-    news = {source.file for source in knowledge.sources.values() if source.pack}
+    news = knowledge.derived.get(_NEWS_FILES)
+    if news is None:
+        news = knowledge.derived[_NEWS_FILES] = frozenset(s.file for s in knowledge.sources.values() if s.pack)
     for line in cited.split("\n"):
         named = _CITED_NAMES.split(_SOURCE_LABEL.sub("", line), maxsplit=1)[0]
         if any(name.strip() not in news for name in named.split(", ")):
@@ -402,6 +406,7 @@ def _only_news(knowledge: Knowledge, cited: str) -> bool:
     return True
 
 
+_NEWS_FILES = ("news files",)  # the key of a snapshot's set of the packs' news files
 _SOURCE_LABEL = re.compile(r"^Sources? ?: ")
 _CITED_NAMES = re.compile(r"(?:,|;) (?:as of|au) ")
 

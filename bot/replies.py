@@ -121,16 +121,18 @@ def shape(lead: str, support: list[str] | tuple[str, ...] = (), source: str = ""
     return "\n".join(line for line in lines if line)
 
 
-_SOURCE_LINE = re.compile(r"^Sources? ?: ")
+_SOURCE_LABELS = ("Source: ", "Sources: ", "Source : ", "Sources : ")
 
 
 def without_source(texts: list[str]) -> tuple[list[str], str]:
     """The texts without their "Source: ..." lines, and those lines (for a later "source?")."""
+    if not any("Source" in text for text in texts):
+        return texts, ""
     kept, cited = [], []
     for text in texts:
         lines = text.split("\n")
-        cited += [line for line in lines if _SOURCE_LINE.match(line)]
-        kept.append("\n".join(line for line in lines if not _SOURCE_LINE.match(line)))
+        cited += [line for line in lines if line.startswith(_SOURCE_LABELS)]
+        kept.append("\n".join(line for line in lines if not line.startswith(_SOURCE_LABELS)))
     return kept, "\n".join(dict.fromkeys(cited))
 
 

@@ -53,6 +53,7 @@ class Subjects:
         self._kind_patterns = {kind: _alternation(words) for kind, words in self.question_kinds.items()}
         self._another_pattern = _alternation(another_child)
         self._by_phrase = {w: s for s in reversed(subjects) for w in s.words}  # the file's first subject wins
+        self._first_words = frozenset(w.split()[0] for w in self._by_phrase)  # most messages have none: no regex
         self._subject_pattern = _alternation(self._by_phrase)
         self._presence_pattern = _alternation(presence)
         self._participation_pattern = _alternation(participation)
@@ -64,7 +65,10 @@ class Subjects:
 
     def _find(self, text: str) -> tuple[Subject, ...]:
         """The subjects a text names, in the order of the file (each once)."""
-        found = {self._by_phrase[m.group(1)] for m in self._subject_pattern.finditer(_padded(text))}
+        padded = _padded(text)
+        if self._first_words.isdisjoint(padded.split()):
+            return ()
+        found = {self._by_phrase[m.group(1)] for m in self._subject_pattern.finditer(padded)}
         return tuple(s for s in self.subjects if s in found)
 
     def mentions_apart(self, text: str, asked: tuple[Subject, ...], distance: int) -> bool:
