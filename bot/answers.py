@@ -102,11 +102,16 @@ def school_status(knowledge: Knowledge, board: Board, day: date, today: date, at
                                    website=board.website))
         # A strike to come within the week is what a parent told "open" needs next, before the background.
         upcoming = _next_strike_event(knowledge, at)
-        if upcoming is not None and upcoming.day >= day - timedelta(days=7) and used.status in IN_PERSON_STATUSES:
+        noted = upcoming is not None and upcoming.day >= day - timedelta(days=7) and used.status in IN_PERSON_STATUSES
+        if noted:
             lines.append(voice.say("note", text=voice.text(upcoming, "text")))
-        # A board's own staff update is its official word: shown whole. A news summary: its first sentence.
+        # A board's own staff update is its official word: shown whole. A news summary: its first sentence, unless
+        # the strike to come took its place (one to three lines: the status, what comes next, the source).
         summary = voice.text(used, "summary")
-        lines.append(summary if full or (own is not None and own.author) else first_sentence(summary))
+        if full or (own is not None and own.author):
+            lines.append(summary)
+        elif not noted:
+            lines.append(first_sentence(summary))
         if board.display != board.name and not any(board.name in line for line in lines):
             lines.append(voice.say("board_full_name", short=board.display, name=board.name))
         lines.append(cite(knowledge, used.source, used.published, lang))

@@ -20,14 +20,14 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from typing import TYPE_CHECKING
 
-from bot.dates.formatting import day_and_month
+from bot.dates.formatting import day_and_month, short_day
 from bot.replies import say  # the wording catalog, read once and kept prepared
 from knowledge.packs import PackInfo
 from knowledge.snapshot import Moments
 
 if TYPE_CHECKING:
     from bot.core import Turn
-    from knowledge.model import Board
+    from knowledge.model import Board, TimelineEvent
     from knowledge.snapshot import Knowledge
 
 # Intents whose answer is about what is happening now: old news there is no answer.
@@ -38,6 +38,11 @@ _NOW_ONLY = CURRENT_INTENTS | {"who_is_affected", "strike_dates", "negotiations"
 # Timeline kinds after which no strike is to come.
 SETTLED_KINDS = frozenset({"deal", "called_off", "return_to_work", "schools_reopen"})
 _NO_PACK = PackInfo("", "")
+# Planned events whose outcome is news (talks, a vote, a walkout); a legal strike position or the start of
+# work-to-rule comes with the date itself.
+_OUTCOME_KINDS = frozenset({"bargaining", "strike_vote", "full_strike_start"})
+DAY_OVER_HOUR = 18  # from this hour, what was planned for the day (talks "on Friday afternoon") has happened
+_PLANNED_TOPICS = frozenset({"negotiations", "strike_dates"})  # answers a planned date that has come can overtake
 
 
 def day_text(day: date | datetime, language: str = "en") -> str:
@@ -310,6 +315,10 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
         texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", lang, note=note)]
     if found.ended and intent in _NOW_ONLY:
         texts = [ended_line(found.pack, lang) + "\n" + texts[0], *texts[1:]]
+    elif intent in _PLANNED_TOPICS and (passed := passed_without_news(knowledge, at, found.newest)) is not None:
+        # "talks resume Friday", asked Friday night with no newer report: say that the news stops before it
+        lead = say("event_passed_lead", lang, day=short_day(passed.day, lang), newest=day_text(found.newest, lang))
+        texts = [lead + " " + texts[0], *texts[1:]]
     elif intent == "school_status":
         day = turn.day or turn.today
         # Old news is the newest the dispute has: a status still standing after newer reports is not old news.
@@ -320,6 +329,21 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     if len(knowledge.packs) > 1:
         texts = [_name_disputes(knowledge, text, lang) for text in texts]
     return texts
+
+
+def passed_without_news(knowledge: Knowledge, at: datetime, newest: datetime | None) -> TimelineEvent | None:
+    """The latest event that was still to come when it was reported, whose day has come by `at` with no news
+    published since that day began ("talks resume Friday", asked on Friday evening or later)."""
+    if newest is None:
+        return None
+    over = at.date() if at.hour >= DAY_OVER_HOUR else at.date() - timedelta(days=1)  # the last day that has passed
+    due = [e for e in knowledge.events(at)
+           if e.kind in _OUTCOME_KINDS and e.day > e.published.date() and newest.date() < e.day <= over]
+    return max(due, key=_event_day, default=None)
+
+
+def _event_day(event: TimelineEvent) -> date:
+    return event.day
 
 
 def _cited_packs(knowledge: Knowledge, text: str) -> list[str]:

@@ -166,3 +166,19 @@ def test_a_wrong_subjects_file_names_the_entry_and_the_problem(tmp_path):
         load_subjects(bad)
     text = str(raised.value)
     assert "subjects.eas.words: must be a non-empty list" in text and "unknown section 'colour'" in text
+
+
+# ---------------------------------------------------------------- 4. time inside the dispute
+def test_talks_planned_for_a_day_that_has_passed_are_said_to_have_no_news_yet(chat):
+    friday_night = datetime(2019, 10, 4, 22, 20, tzinfo=TORONTO)
+    reply = chat("did they reach a deal", at=friday_night)
+    assert reply.startswith("I have no news yet of what happened on Fri Oct 4; my latest is from Oct 2, 2019:")
+    morning = chat("did they reach a deal", user="other", at=datetime(2019, 10, 4, 9, 0, tzinfo=TORONTO))
+    assert morning.startswith("No, not as of Oct. 2: talks resume on the afternoon of Friday, Oct. 4")
+
+
+def test_a_weekend_day_takes_one_short_line_before_the_next_school_day(chat):
+    reply = chat("is tdsb open tomorrow?", at=datetime(2019, 10, 4, 20, 0, tzinfo=TORONTO))
+    first, second = reply.split("\n")[:2]
+    assert first == "Tomorrow, Saturday, October 5 is on the weekend: no school."
+    assert second.startswith("TDSB, Monday, October 7")
