@@ -93,6 +93,9 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
             return [replies.acknowledged(lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
     if not fresh or context.topic not in HANDLERS:
+        if conversation.asks_everywhere(norm):  # "is it the whole province striking or just toronto?"
+            analysis.intent = "who_is_affected"
+            return [answers.scope(turn.knowledge, None, turn.today, turn.today, now, voice=turn.voice)]
         return None
     board = turn.board
     if analysis.board is None and context.board:  # a follow-up is about the board of the last answer...

@@ -385,7 +385,8 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     if named and not full:  # "are the custodians still cleaning?": the items asked about
         named.sort(key=lambda s: -overlap(asked, _service_words(s, voice)))
         first, *more = named[:3]
-        lead = _phase_line(knowledge, first, at, "service_stopped", voice,
+        later = first.phase != phase_order(knowledge, [s.phase for s in services])[0]
+        lead = _phase_line(knowledge, first, at, "service_stopped", voice, later=later,
                            workers=voice.text(first, "workers"), service=voice.text(first, "service"))
         support = [voice.say("also_service", workers=voice.text(s, "workers"), service=voice.text(s, "service")) for s in more]
         return shape(lead, support, cite_many(knowledge, named[:3], lang))
@@ -399,14 +400,17 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
                 items = "; ".join(f"{voice.text(s, 'workers')}{voice.colon}{voice.text(s, 'service')}"
                                   for s in by_phase[phase][-3:])
                 lines.append(_phase_line(knowledge, by_phase[phase][0], at, "phase_examples", voice, items=items))
+            elif phase_begun(knowledge, by_phase[phase][0], at) is not True:  # a later phase not begun
+                lines.append(voice.say("phase_first_item_planned", phase=phase_name(knowledge, by_phase[phase][0], lang),
+                                       item=voice.text(by_phase[phase][0], "service")))
             else:
                 lines.append(voice.say("phase_first_item", heading=phase_heading(knowledge, by_phase[phase][0], lang),
                                        item=voice.text(by_phase[phase][0], "service")))
         lines.append(voice.say("send_more"))
         return shape(lines[0], lines[1:], cite_many(knowledge, services, lang))
     lines = []
-    for phase in phase_order(knowledge, list(by_phase)):
-        lines.append(_phase_line(knowledge, by_phase[phase][0], at, "phase_list_title", voice))
+    for number, phase in enumerate(phase_order(knowledge, list(by_phase))):
+        lines.append(_phase_line(knowledge, by_phase[phase][0], at, "phase_list_title", voice, later=number > 0))
         lines.extend(_by_workers(by_phase[phase], voice))
     ended = knowledge.services_ended(at)
     if ended:
@@ -418,12 +422,16 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     return "\n".join(lines)
 
 
-def _phase_line(knowledge: Knowledge, of: WithdrawnService, at: datetime, key: str, voice: Voice, **fields) -> str:
+def _phase_line(knowledge: Knowledge, of: WithdrawnService, at: datetime, key: str, voice: Voice, *,
+                later: bool = False, **fields) -> str:
     """A line about the services of `of`'s phase: wording `key` under its heading ("During the work-to-rule")
-    once the phase has begun; `key`_planned, naming the phase, while it is still to come (nothing stopped yet)."""
+    once the phase has begun; `key`_planned, naming the phase, while it is still to come (nothing stopped yet):
+    before its start date, or, for a `later` phase (after the first), while the pack gives it none."""
     lang = voice.language
-    if phase_begun(knowledge, of, at) is False:
-        return voice.say(f"{key}_planned", phase=phase_name(knowledge, of, lang), **fields)
+    begun = phase_begun(knowledge, of, at)
+    if begun is False or (later and begun is None):
+        planned = f"{key}_later" if later and key == "phase_list_title" else f"{key}_planned"  # not "nothing stopped"
+        return voice.say(planned, phase=phase_name(knowledge, of, lang), **fields)
     return voice.say(key, heading=phase_heading(knowledge, of, lang), **fields)
 
 

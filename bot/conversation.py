@@ -213,11 +213,21 @@ _SOURCE = {"source", "sources", "your source", "what source", "whats the source"
 # "is that only tdsb?", "is it everywhere?", "c'tu juste à Toronto?": whether the last answer holds elsewhere.
 _SCOPE = re.compile(
     r"^(?:(?:but|and|so|ok|et|mais|pis)\s+)?(?:(?:is|was|does)\s+(?:that|this|it)|that|this|it|c'est|c'tu|ca|est ce)?\s*"
-    r"(?:(?:the\s+)?(?:only|just|juste|seulement|uniquement)\b.{0,40}|(?:for\s+|in\s+)?(?:everywhere|every board|all boards"
+    r"(?:(?:the\s+)?(?:only|just|juste|seulement|uniquement)(?:\s+\S+){1,3}|(?:for\s+|in\s+)?(?:everywhere|every board|all boards"
     r"|all of ontario|the whole province|whole province|province wide|across ontario|all over|partout|toute la province"
-    r"|tous les conseils|everyone)\b.{0,20}|.{0,40}\b(?:or|ou) (?:everywhere|all boards|the whole province|partout|just|only"
-    r"|juste|seulement)\b.{0,30})$"
+    r"|tous les conseils|everyone)\b.{0,20}|.{0,40}\b(?:or|ou) (?:everywhere|all boards|the whole province|partout)\b.{0,10}"
+    r"|.{0,40}\b(?:the whole province|whole province|province wide|all of ontario|toute la province)\b.{0,40})$"
 )
+
+
+_EVERYWHERE = re.compile(r"\b(?:everywhere|every board|all boards|whole province|province wide|all of ontario|across ontario"
+                         r"|partout|toute la province|tous les conseils)\b")
+
+
+def asks_everywhere(norm: str) -> bool:
+    """Whether a scope question asks about everywhere ("is it the whole province or just toronto?"): it stands
+    on its own, where "only tdsb?" needs an answer before it."""
+    return follow_up_kind(norm) == "scope" and _EVERYWHERE.search(_plain_words(norm)) is not None
 
 
 @lru_cache(maxsize=16384)  # parents repeat themselves

@@ -16,8 +16,11 @@ import re
 from typing import TYPE_CHECKING
 
 from bot import answer_memo
+from bot.answers import cite
 from bot.asked import words_of
+from bot.replies import sentences, shape
 from bot.subjects import Subject, Subjects
+from knowledge.model import FACT_TOPICS
 
 if TYPE_CHECKING:
     from bot.core import Bot, Turn
@@ -46,12 +49,16 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     if _the_dispute_s_own_group(subjects, turn, asked):
         return texts  # a teachers' strike: every answer is about teachers, named or not
     if turn.meta.get("choices"):
-        return _one_choice_about(subjects, turn, asked) or texts
+        chosen = _one_choice_about(subjects, turn, asked)
+        if chosen is not None or not _none_about(subjects, turn, asked):
+            return chosen or texts
+        _drop_choice(turn)  # "will the school call me if they close": neither status card speaks of calls
     asks = subjects.asks(turn.question)
     if analysis.intent == "school_status" and asks is None and turn.card is None:
         return texts  # "is school open monday? my son has an EA": the day's status is what is asked
     if analysis.intent == "unknown" and not analysis.abstained and turn.card is None:
         return texts  # read as off-topic ("how do I apply for a custodian job"): not a question about the group
+    asked = asked[:1]  # the first group or service named is what is asked about ("tell us ... if she won't have her EA")
     lead = texts[0][:LEAD_CHARS]
     if analysis.intent in _WHEN_INTENTS and subjects.asks_for("time", turn.question):
         return texts  # "when are the EAs going back to work": a date answers, whichever group is named
@@ -76,6 +83,9 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     services = _services_of(bot, turn, asked)
     if services is not None:
         return [services]
+    fact = _fact_on(subjects, turn, asked)
+    if fact is not None:
+        return [fact]
     if _in_the_dispute(subjects, turn, asked):
         return texts  # a group the dispute names: the answer about the dispute's workers holds for it
     return [_not_said(turn, asked[0])]
@@ -89,10 +99,36 @@ def _one_choice_about(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]
                                           asked)]
     if len(about) != 1:
         return None
+    _drop_choice(turn)
+    return _answer_with(turn, about[0])
+
+
+def _none_about(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> bool:
+    offered = [turn.knowledge.card_by_id[c] for c in turn.meta["choices"] if c in turn.knowledge.card_by_id]
+    return not any(_about(subjects, f"{turn.voice.text(c, 'question')} {turn.voice.text(c, 'answer')}", asked)
+                   for c in offered)
+
+
+def _drop_choice(turn: Turn) -> None:
     del turn.meta["choices"]
     turn.meta.pop("choice_labels", None)
     turn.context.stop_waiting()
-    return _answer_with(turn, about[0])
+
+
+def _fact_on(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
+    """A fact of any topic that speaks of the subject ("who is the education minister?"), the one sharing most
+    words with the question, the newest of equals; its first sentence and the source."""
+    voice, at = turn.voice, turn.msg.time
+    question = words_of(turn.question)
+    facts = [f for topic in FACT_TOPICS for f in turn.knowledge.facts_about(topic, at)
+             if _about(subjects, voice.text(f, "text"), asked[:1])]
+    if not facts:
+        return None
+    best = max(facts, key=lambda f: (len(question & words_of(voice.text(f, "text"))), f.published))
+    turn.card = None
+    turn.analysis.intent = turn.topic = best.topic
+    parts = sentences(voice.text(best, "text"))
+    return shape(parts[0], parts[1:2], cite(turn.knowledge, best.source, best.published, voice.language))
 
 
 def _the_dispute_s_own_group(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> bool:

@@ -64,12 +64,12 @@ class Subjects:
                           self.generic, self.question_kinds)
 
     def _find(self, text: str) -> tuple[Subject, ...]:
-        """The subjects a text names, in the order of the file (each once)."""
+        """The subjects a text names, in the order it names them (each once): the first is what it asks about."""
         padded = _padded(text)
         if self._first_words.isdisjoint(padded.split()):
             return ()
-        found = {self._by_phrase[m.group(1)] for m in self._subject_pattern.finditer(padded)}
-        return tuple(s for s in self.subjects if s in found)
+        found = [self._by_phrase[m.group(1)] for m in self._subject_pattern.finditer(padded)]
+        return tuple(dict.fromkeys(found))
 
     def mentions_apart(self, text: str, asked: tuple[Subject, ...], distance: int) -> bool:
         """Whether a text names an asked subject apart from the others: no other subject within `distance`
