@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime
 
-from bot import answers
+from bot import answers, services_answer
 from bot.asked import asks_for_list, asks_when_next, searchable, words_of
 from bot.replies import ENGLISH, Voice
 from knowledge.model import Board, Card
@@ -108,7 +108,7 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
 def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *,
                        full: bool = False, voice: Voice = ENGLISH) -> str | None:
     def compose(fresh: Voice) -> str | None:
-        return answers.withdrawn_services(knowledge, at, board, question, full=full, voice=fresh)
+        return services_answer.withdrawn_services(knowledge, at, board, question, full=full, voice=fresh)
 
     if not _own_board(knowledge, board):
         return compose(voice)

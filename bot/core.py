@@ -14,7 +14,6 @@ bot/conversation.py; the wording in bot/answers.py and bot/replies.py.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
@@ -23,14 +22,14 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot import (
-    answering, answers, cards, conversation, language, on_subject, prepared, timeliness, user_language,
+    answering, answers, cards, conversation, language, on_subject, prepared, timeliness, trimming, user_language,
 )
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
-from bot.replies import Voice, say, without_source
+from bot.replies import Voice, say
 from bot.settings import Settings
 from bot.subjects import subjects_from
 from bot.text import normalize, storable
@@ -125,7 +124,6 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
 CommandHandler = Callable[["Bot", Incoming, str], list[Reply] | None]
 _NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
 _LISTS = frozenset({"withdrawn_services", "strike_dates"})  # intents whose answer can be the whole list
-_CITED = frozenset({"school_status"})  # answers that keep their source line: a day's status names its source
 _NOT_A_TOPIC = frozenset({"set_board", "subscribe", "unsubscribe", "help", "unknown", "admin"})
 
 
@@ -255,19 +253,12 @@ class Bot:
             context.stop_waiting()
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
-            if _hurried_status(turn):
+            if trimming.hurried_status(turn):
                 analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
         texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
-        if _named_by_its_short_name(turn, texts):
-            texts = _without_full_name(texts, turn.board, turn.voice)  # "tdsb ...?": the parent knows the name
-        kept, cited = without_source(texts)
-        if cited:  # "source?" gives it; a day's status names it, other answers keep it one "source?" or "more" away
-            context.cited = cited
-            taught = turn.card is not None and turn.card.author  # staff's own word: its source says whose
-            if not turn.full and analysis.intent not in _CITED and not taught and _only_news(turn.knowledge, cited):
-                texts = kept
+        texts = trimming.trim(turn, texts)  # the full name and the source line only where they add something
         response = self._finish(turn, texts)
         if turn.topic is not None and turn.topic not in _NOT_A_TOPIC:
             context.at, context.topic = now.isoformat(), turn.topic
@@ -370,56 +361,6 @@ class Bot:
             return bool(self.store.subscriptions_of(msg.platform, msg.chat_id))
         except Exception:
             return False
-
-
-_OFF_TOPIC_MARGIN = 0.05
-_HURRIED_WORDS = 16  # a message naming a day, not understood, this short: a status question in a hurry
-
-
-def _named_by_its_short_name(turn: Turn, texts: list[str]) -> bool:
-    """Whether the message named the board as its short name says it ("tdsb", "peel"), not by a place, in an
-    answer giving its full name."""
-    mention = turn.analysis.board
-    if turn.board is None or mention is None or mention.board_id != turn.board.id or mention.end <= mention.start \
-            or not any(turn.board.name in text for text in texts):
-        return False
-    typed = normalize(turn.question[mention.start:mention.end])
-    return bool(typed) and typed in normalize(turn.board.display)
-
-
-def _without_full_name(texts: list[str], board: Board, voice: Voice) -> list[str]:
-    """The texts without the "(TDSB: Toronto District School Board.)" line."""
-    line = voice.say("board_full_name", short=board.display, name=board.name)
-    return ["\n".join(x for x in text.split("\n") if x != line) for text in texts]
-
-
-def _only_news(knowledge: Knowledge, cited: str) -> bool:
-    """Whether every source line names news files of a pack: a board's own word (a staff update, a taught card's
-    letter) is worth its line, a news file's name is not."""
-    news = knowledge.derived.get(_NEWS_FILES)
-    if news is None:
-        news = knowledge.derived[_NEWS_FILES] = frozenset(s.file for s in knowledge.sources.values() if s.pack)
-    for line in cited.split("\n"):
-        named = _CITED_NAMES.split(_SOURCE_LABEL.sub("", line), maxsplit=1)[0]
-        if any(name.strip() not in news for name in named.split(", ")):
-            return False
-    return True
-
-
-_NEWS_FILES = ("news files",)  # the key of a snapshot's set of the packs' news files
-_SOURCE_LABEL = re.compile(r"^Sources? ?: ")
-_CITED_NAMES = re.compile(r"(?:,|;) (?:as of|au) ")
-
-
-def _hurried_status(turn: Turn) -> bool:
-    """Whether a message the matcher could not place (not one it read as off-topic) names a day in a few words:
-    it asks for that day's status ("just saw news, strike monday?? brampton"); a long one may ask anything."""
-    analysis = turn.analysis
-    return (analysis.intent == "unknown" and analysis.abstained and turn.card is None and not turn.meta.get("choices")
-            and analysis.out_of_scope is None and not analysis.command and analysis.date is not None
-            and len(turn.question.split()) <= _HURRIED_WORDS
-            # the off-topic examples nearly as close as the best intent: "whats for lunch in the cafeteria today"
-            and analysis.scores.get("unknown", 0.0) < max(analysis.scores.values(), default=0.0) - _OFF_TOPIC_MARGIN)
 
 
 def _changed(before: dict | None, after: dict | None) -> bool:
