@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from bot.core import Bot
-from bot.evaluation import PLATFORM, alternatives, new_user
+from bot.evaluation import PLATFORM, alternatives, jsonl_lines, new_user
 from bot.messages import Incoming
 from bot.text import normalize
 
@@ -64,22 +64,15 @@ def read_conversations(path: str) -> list[dict]:
     """The conversations of a JSONL file, each turn as a dict; ValueError "file:line: problem" when one is wrong."""
     conversations: list[dict] = []
     seen: dict[str, int] = {}
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{number}: not valid JSON: {exc}") from None
-            try:
-                conversation = _conversation(row)
-            except ValueError as exc:
-                raise ValueError(f"{path}:{number}: {exc}") from None
-            if conversation["id"] in seen:
-                raise ValueError(f"{path}:{number}: id {conversation['id']!r} is already on line {seen[conversation['id']]}")
-            seen[conversation["id"]] = number
-            conversations.append(conversation)
+    for number, row in jsonl_lines(path):
+        try:
+            conversation = _conversation(row)
+        except ValueError as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from None
+        if conversation["id"] in seen:
+            raise ValueError(f"{path}:{number}: id {conversation['id']!r} is already on line {seen[conversation['id']]}")
+        seen[conversation["id"]] = number
+        conversations.append(conversation)
     return conversations
 
 

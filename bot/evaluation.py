@@ -203,23 +203,28 @@ def evaluate(bot: Bot, rows: Iterable[dict]) -> Report:
     return report
 
 
-def read_jsonl(path: str) -> list[dict]:
-    rows = []
+def jsonl_lines(path: str):
+    """(line number, value) for each non-blank line of a JSONL file; ValueError "file:line: ..." on bad JSON."""
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                row = json.loads(line)
+                yield number, json.loads(line)
             except json.JSONDecodeError as exc:
                 raise ValueError(f"{path}:{number}: not valid JSON: {exc}") from None
-            if not isinstance(row, dict) or "text" not in row or "now" not in row or "intent" not in row:
-                raise ValueError(f"{path}:{number}: needs at least text, now and intent")
-            if not isinstance(row.get("reply_has", []), list) or not isinstance(row.get("context", []), list):
-                raise ValueError(f"{path}:{number}: reply_has and context must be lists")
-            try:
-                datetime.fromisoformat(str(row["now"]))
-            except ValueError:
-                raise ValueError(f"{path}:{number}: now: {row['now']!r} is not an ISO 8601 time") from None
-            rows.append(row)
+
+
+def read_jsonl(path: str) -> list[dict]:
+    rows = []
+    for number, row in jsonl_lines(path):
+        if not isinstance(row, dict) or "text" not in row or "now" not in row or "intent" not in row:
+            raise ValueError(f"{path}:{number}: needs at least text, now and intent")
+        if not isinstance(row.get("reply_has", []), list) or not isinstance(row.get("context", []), list):
+            raise ValueError(f"{path}:{number}: reply_has and context must be lists")
+        try:
+            datetime.fromisoformat(str(row["now"]))
+        except ValueError:
+            raise ValueError(f"{path}:{number}: now: {row['now']!r} is not an ISO 8601 time") from None
+        rows.append(row)
     return rows
