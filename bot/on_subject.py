@@ -49,10 +49,14 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     if _the_dispute_s_own_group(subjects, turn, asked):
         return texts  # a teachers' strike: every answer is about teachers, named or not
     if turn.meta.get("choices"):
-        chosen = _one_choice_about(subjects, turn, asked)
-        if chosen is not None or not _none_about(subjects, turn, asked):
-            return chosen or texts
-        _drop_choice(turn)  # "will the school call me if they close": neither status card speaks of calls
+        offered = [turn.knowledge.card_by_id[c] for c in turn.meta["choices"] if c in turn.knowledge.card_by_id]
+        about = [c for c in offered if _card_about(subjects, turn, c, asked)]
+        if len(about) > 1:
+            return texts  # both cards speak of it: the parent chooses
+        _drop_choice(turn)
+        if about:  # "are teachers striking too or just support staff": the teachers card, not the roster
+            return _answer_with(turn, about[0])
+        # "will the school call me if they close": neither status card speaks of calls; answered below
     asks = subjects.asks(turn.question)
     if analysis.intent == "school_status" and asks is None and turn.card is None:
         return texts  # "is school open monday? my son has an EA": the day's status is what is asked
@@ -91,22 +95,10 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     return [_not_said(turn, asked[0])]
 
 
-def _one_choice_about(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> list[str] | None:
-    """Of two cards offered, the one about the subject asked ("are teachers striking too or just support staff":
-    the teachers card, not the roster): no need to ask which."""
-    offered = [turn.knowledge.card_by_id[c] for c in turn.meta["choices"] if c in turn.knowledge.card_by_id]
-    about = [c for c in offered if _about(subjects, f"{turn.voice.text(c, 'question')} {turn.voice.text(c, 'answer')}",
-                                          asked)]
-    if len(about) != 1:
-        return None
-    _drop_choice(turn)
-    return _answer_with(turn, about[0])
-
-
-def _none_about(subjects: Subjects, turn: Turn, asked: tuple[Subject, ...]) -> bool:
-    offered = [turn.knowledge.card_by_id[c] for c in turn.meta["choices"] if c in turn.knowledge.card_by_id]
-    return not any(_about(subjects, f"{turn.voice.text(c, 'question')} {turn.voice.text(c, 'answer')}", asked)
-                   for c in offered)
+def _card_about(subjects: Subjects, turn: Turn, card, asked: tuple[Subject, ...]) -> bool:
+    """Whether a card's question and answer (in the reply's language) speak of the subject."""
+    voice = turn.voice
+    return _about(subjects, f"{voice.text(card, 'question')} {voice.text(card, 'answer')}", asked)
 
 
 def _drop_choice(turn: Turn) -> None:
@@ -188,8 +180,7 @@ def _card_on(bot: Bot, turn: Turn, asked: tuple[Subject, ...], asks: str | None,
         card, voice = match.card, turn.voice
         if same_way and card is turn.card:
             continue
-        said = f"{voice.text(card, 'question')} {voice.text(card, 'answer')}"
-        if not _about(subjects, said, asked):
+        if not _card_about(subjects, turn, card, asked):
             continue
         theirs = subjects.asks(card.question)
         if asks is None or theirs == asks:
