@@ -29,6 +29,9 @@ _BOARD_DAY_TOPICS = frozenset({"school_status", "childcare"})
 # Topics a day can be asked about: "and the daycare?", "and will the custodians clean?" keep the day continued;
 # "and are they still negotiating?", "and how long will it last?" name none.
 _DAY_TOPICS = _BOARD_DAY_TOPICS | {"withdrawn_services", "updates_source"}
+# Topics after which "and tcdsb?" asks the same again for TCDSB: answers that differ by board, and dates ("when
+# does the strike start?" then "pis à North Bay?"). After the others (who takes part, why) it asks that board's day.
+_ASKED_AGAIN_TOPICS = _DAY_TOPICS | {"strike_dates"}
 
 
 def answer(bot: Bot, turn: Turn) -> list[str]:
@@ -82,6 +85,9 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         if texts is not None:
             return texts
     social = conversation.social_turn(norm)
+    if social is None and analysis.intent in ("help", "unknown") and analysis.board is None \
+            and analysis.date is None and not analysis.weekend and not bot.subjects.find(norm):
+        social = conversation.reaction(norm)
     if social is not None:
         analysis.intent = "help"
         lang = turn.voice.language
@@ -138,9 +144,12 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     # "and what about my son at dpcdsb", "but peel said something right?": a board, and words that ask nothing new
     only_board = analysis.board is not None and not _content(analysis, bot)
     leans = (only_board_or_day or only_board) and context.topic in _BOARD_DAY_TOPICS
-    if only_board and not leans and context.topic not in _BOARD_DAY_TOPICS \
-            and bot.subjects.speaks_of_another_child(turn.question):
-        context.topic, leans = "school_status", True  # "and my other kid at tcdsb?" after the EAs: that board's day
+    if only_board and not leans and context.topic not in _BOARD_DAY_TOPICS and (
+            (context.topic not in _ASKED_AGAIN_TOPICS and conversation.continues(norm))
+            or bot.subjects.speaks_of_another_child(turn.question)):
+        # "and tcdsb?" after the custodians or the talks, whose answer is the same at every board, and "and my
+        # other kid at tcdsb?" after anything: that board's day
+        context.topic, leans = "school_status", True
     if only_board and bot is not None and bot.subjects.speaks_of_another_child(turn.question):
         context.keep_family_board(analysis.board.board_id, turn.remembered_board or context.board)
     if not leans and conversation.continues(norm) and context.topic not in _BOARD_DAY_TOPICS:

@@ -17,6 +17,7 @@ from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
 from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape, source_name
+from bot.text import normalize
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent
 from knowledge.packs import BUILTIN_STATUSES, IN_PERSON_STATUSES
 from knowledge.snapshot import Knowledge
@@ -328,6 +329,9 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
         lines.append(cite_many(knowledge, chosen, lang))
         return "\n".join(lines)
     asked = words_of(question)
+    unannounced = _phase_not_announced(knowledge, events, question, at, voice)
+    if unannounced is not None:
+        return unannounced
     candidates = future + list(reversed(past))  # the next event first, then the latest
     # "When can they strike?" asks what comes next: an event to come that the question speaks to
     # answers before a past one that shares more words ("when did ..." does not).
@@ -348,6 +352,26 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
         key = "next_event" if others[0].day > today else "before_that"
         support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
+
+
+def _phase_not_announced(knowledge: Knowledge, events: list[TimelineEvent], question: str, at: datetime,
+                         voice: Voice) -> str | None:
+    """'Will there be a full strike?' while no event published yet speaks of a full strike: not announced, as
+    of the newest news, then the newest event (what is going on). A phase is named by its pack's words."""
+    norm = normalize(question)
+    lang = voice.language
+    for info in knowledge.packs.values():
+        for phase in info.phases:
+            name = phase.words(lang)
+            if not name or normalize(name) not in norm:
+                continue
+            if any(normalize(name) in normalize(voice.text(e, "text")) for e in events):
+                return None  # the news speaks of it: the timeline answers
+            latest = max(events, key=lambda e: e.published)
+            lead = voice.say("phase_not_announced", phase=name, newest=when_published(latest.published, lang))
+            support = [f"{short_day(latest.day, lang)}{voice.colon}{voice.text(latest, 'text')}"]
+            return shape(lead, support, cite_many(knowledge, [latest], lang))
+    return None
 
 
 # Events that overtake the earlier ones whatever was asked: "when does it start?" after a deal is answered with the deal.

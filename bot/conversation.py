@@ -173,6 +173,47 @@ def social_turn(norm: str) -> str | None:
     return None
 
 
+# A reaction with a few words of its own ("Thank you dear", "ok thx night", "figures. k", "lol ok. no pizza
+# then", "thanks for being straight with me"): still nothing asked, so one short line back.
+_THANKS_WORDS = frozenset({"thanks", "thank", "merci", "appreciate", "appreciated", "cheers", "remercie"})
+_BYE_WORDS = frozenset({"bye", "night", "goodnight", "nite", "later", "nuit", "bonsoir", "cya", "soiree"})
+_OK_WORDS = frozenset({"ok", "fine", "alright", "cool", "noted", "gotcha", "understood", "sure", "yep", "yeah",
+                       "oui", "ouais", "d'accord", "dac", "compris", "great", "good", "wonderful", "perfect",
+                       "awesome", "super", "nice", "lovely", "parfait", "fair"})
+# Words of a reaction that alone do not react to the answer ("lol my cat knocked my coffee over"): with others,
+# they need one of the words above.
+_MOOD_WORDS = frozenset({"figures", "whatever", "wow", "lol", "haha", "sigh", "ugh", "rassurant", "lmao", "smh",
+                         "bon", "tant", "pis", "oh", "ah", "well"})
+# Words that turn a message into a question, whatever else it holds.
+_ASKING = frozenset({"what", "whats", "when", "where", "why", "who", "how", "is", "are", "will", "can", "could",
+                     "should", "do", "does", "did", "would", "any", "anything", "which", "quand", "pourquoi",
+                     "qui", "comment", "ou", "combien", "quoi", "est", "est-ce", "va", "vont", "peut", "faut",
+                     "if", "si", "but", "mais", "tomorrow", "today", "monday", "tuesday", "wednesday",
+                     "thursday", "friday", "demain", "lundi", "mardi", "mercredi", "jeudi", "vendredi"})
+
+
+@lru_cache(maxsize=16384)  # parents repeat themselves
+def reaction(raw_norm: str) -> str | None:
+    """'thanks', 'bye' or 'ok' for a message that reacts to the last answer and asks nothing: no question mark,
+    at most eight words, none that asks, and a reaction word first or last ("Thank you dear", "figures. k",
+    "ok thx night", "thanks for being straight with me", "wow super rassurant"). The caller checks that no
+    board, day or subject is named."""
+    if "?" in raw_norm:
+        return None
+    words = [_SHORT.get(w, w) for w in _plain_words(raw_norm).split()]
+    if not words or len(words) > 8 or not _ASKING.isdisjoint(words):
+        return None
+    reacting = _THANKS_WORDS | _BYE_WORDS | _OK_WORDS
+    if {words[0], words[-1]}.isdisjoint(reacting | _MOOD_WORDS) or (
+            reacting.isdisjoint(words) and not _MOOD_WORDS.issuperset(words)):
+        return None
+    if not _THANKS_WORDS.isdisjoint(words):
+        return "thanks"
+    if not _BYE_WORDS.isdisjoint(words):
+        return "bye"
+    return "ok"
+
+
 _ORDINALS = {"1": 1, "one": 1, "first": 1, "1st": 1, "premier": 1, "premiere": 1, "un": 1,
              "2": 2, "two": 2, "second": 2, "2nd": 2, "deuxieme": 2, "deux": 2, "the other": 2}
 _PICK = re.compile(r"^(?:(?:option|number|no|choice|#)\s*)?(?:the\s+|le\s+|la\s+)?(\w+)(?:\s+one|\s+please|\s+pls)?$")

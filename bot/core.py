@@ -22,7 +22,7 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot import (
-    answering, answers, cards, conversation, language, on_subject, prepared, timeliness, trimming, user_language,
+    answering, answers, cards, conversation, language, on_subject, prepared, readings, timeliness, trimming, user_language,
 )
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
@@ -251,9 +251,12 @@ class Bot:
         texts = answering.lean_on_context(self, turn, normalize(text, 500), fresh)
         if texts is None:
             context.stop_waiting()
+            if readings.not_a_request(turn):  # "will the school tell me if something changes?"
+                readings.read_as_a_question(turn, self.settings.matcher.min_confidence,
+                                            self.subjects.asks_for("time", text))
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
-            if trimming.hurried_status(turn):
+            if readings.hurried_status(turn):
                 analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
@@ -263,7 +266,8 @@ class Bot:
         if turn.topic is not None and turn.topic not in _NOT_A_TOPIC:
             context.at, context.topic = now.isoformat(), turn.topic
             context.board = turn.board.id if turn.board else None
-            context.day = turn.day.isoformat() if turn.day else None
+            if turn.day is not None or not fresh or analysis.date is not None or analysis.weekend:
+                context.day = turn.day.isoformat() if turn.day else None  # else the day talked about stays
             context.card = turn.card.id if turn.card else None
         elif analysis.intent == "set_board" and analysis.board is not None and context.board:
             context.board = analysis.board.board_id  # "my board is peel": the conversation moves to Peel too

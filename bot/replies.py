@@ -121,7 +121,7 @@ def shape(lead: str, support: list[str] | tuple[str, ...] = (), source: str = ""
     return "\n".join(line for line in lines if line)
 
 
-_SOURCE_LABELS = ("Source: ", "Sources: ", "Source : ", "Sources : ")
+SOURCE_LABELS = ("Source: ", "Sources: ", "Source : ", "Sources : ")
 
 
 def without_source(texts: list[str]) -> tuple[list[str], str]:
@@ -131,8 +131,8 @@ def without_source(texts: list[str]) -> tuple[list[str], str]:
     kept, cited = [], []
     for text in texts:
         lines = text.split("\n")
-        cited += [line for line in lines if line.startswith(_SOURCE_LABELS)]
-        kept.append("\n".join(line for line in lines if not line.startswith(_SOURCE_LABELS)))
+        cited += [line for line in lines if line.startswith(SOURCE_LABELS)]
+        kept.append("\n".join(line for line in lines if not line.startswith(SOURCE_LABELS)))
     return kept, "\n".join(dict.fromkeys(cited))
 
 

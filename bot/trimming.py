@@ -2,8 +2,8 @@
 
 A news file's source line is kept back (`Context.cited`) for "source?", except on a day's status and on a
 board's own word (a staff update, a taught card); the board's full name is left out when the parent typed
-its short name. And one reading of the message: a short one the matcher could not place that names a day is
-a status question in a hurry.
+its short name. A reply that would not fit a phone's screen loses the full name, or else keeps the first
+clause of its supporting lines.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from bot.replies import Voice, without_source
+from bot.replies import SOURCE_LABELS, Voice, without_source
 from bot.text import normalize
 
 if TYPE_CHECKING:
@@ -19,13 +19,16 @@ if TYPE_CHECKING:
     from knowledge.model import Board
     from knowledge.snapshot import Knowledge
 
+PHONE_CHARS = 400  # a reply longer than this scrolls on a phone
 _CITED = frozenset({"school_status"})  # answers that keep their source line: a day's status names its source
 
 
 def trim(turn: Turn, texts: list[str]) -> list[str]:
     """The reply texts without what adds nothing for this parent; the source lines kept in the context."""
-    if _named_by_its_short_name(turn, texts):
-        texts = _without_full_name(texts, turn.board, turn.voice)  # "tdsb ...?": the parent knows the name
+    if turn.board is not None and _named_by_its_short_name(turn, texts):  # "tdsb ...?": the parent knows the name
+        texts = _without_full_name(texts, turn.board, turn.voice)
+    if not turn.full and _length(texts) > PHONE_CHARS:
+        texts = _to_fit(turn, texts)
     kept, cited = without_source(texts)
     if not cited:
         return texts
@@ -34,10 +37,6 @@ def trim(turn: Turn, texts: list[str]) -> list[str]:
     if turn.full or turn.analysis.intent in _CITED or taught or not _only_news(turn.knowledge, cited):
         return texts
     return kept
-
-
-_OFF_TOPIC_MARGIN = 0.05
-_HURRIED_WORDS = 16  # a message naming a day, not understood, this short: a status question in a hurry
 
 
 def _named_by_its_short_name(turn: Turn, texts: list[str]) -> bool:
@@ -57,6 +56,42 @@ def _without_full_name(texts: list[str], board: Board, voice: Voice) -> list[str
     return ["\n".join(x for x in text.split("\n") if x != line) for text in texts]
 
 
+def _length(texts: list[str]) -> int:
+    return sum(map(len, texts))
+
+
+def _to_fit(turn: Turn, texts: list[str]) -> list[str]:
+    """A reply past a phone's screen made to fit: without the board's full name (when the message named the
+    board) if that is enough, else with its supporting lines cut to their first clause, and then without the
+    full name if still too long."""
+    named_here = turn.board is not None and turn.analysis.board is not None  # else the name says which board we took
+    unnamed = _without_full_name(texts, turn.board, turn.voice) if named_here else texts
+    if _length(unnamed) <= PHONE_CHARS:
+        return unnamed
+    cut = [_first_clauses(text) for text in texts]
+    if _length(cut) <= PHONE_CHARS or not named_here:
+        return cut
+    return _without_full_name(cut, turn.board, turn.voice)
+
+
+_CLAUSE = re.compile(r"; (?=\w)")
+_CLAUSE_CHARS = 50  # a first clause shorter than this says too little alone
+
+
+def _first_clauses(text: str) -> str:
+    """A reply too long for a phone with its supporting lines cut to their first clause ("...may close schools
+    but had not decided; it urged parents to..." -> "...had not decided."); the first line and the source
+    lines and list items whole."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines[1:], 1):
+        if line.startswith(SOURCE_LABELS) or line.startswith("- "):
+            continue  # a source names its date; a list item is one item
+        cut = _CLAUSE.search(line, _CLAUSE_CHARS)
+        if cut is not None:
+            lines[i] = line[:cut.start()].rstrip(",:") + "."
+    return "\n".join(lines)
+
+
 def _only_news(knowledge: Knowledge, cited: str) -> bool:
     """Whether every source line names news files of a pack: a board's own word (a staff update, a taught card's
     letter) is worth its line, a news file's name is not."""
@@ -73,14 +108,3 @@ def _only_news(knowledge: Knowledge, cited: str) -> bool:
 _NEWS_FILES = ("news files",)  # the key of a snapshot's set of the packs' news files
 _SOURCE_LABEL = re.compile(r"^Sources? ?: ")
 _CITED_NAMES = re.compile(r"(?:,|;) (?:as of|au) ")
-
-
-def hurried_status(turn: Turn) -> bool:
-    """Whether a message the matcher could not place (not one it read as off-topic) names a day in a few words:
-    it asks for that day's status ("just saw news, strike monday?? brampton"); a long one may ask anything."""
-    analysis = turn.analysis
-    return (analysis.intent == "unknown" and analysis.abstained and turn.card is None and not turn.meta.get("choices")
-            and analysis.out_of_scope is None and not analysis.command and analysis.date is not None
-            and len(turn.question.split()) <= _HURRIED_WORDS
-            # the off-topic examples nearly as close as the best intent: "whats for lunch in the cafeteria today"
-            and analysis.scores.get("unknown", 0.0) < max(analysis.scores.values(), default=0.0) - _OFF_TOPIC_MARGIN)

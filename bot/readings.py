@@ -1,0 +1,68 @@
+"""Second readings of a message the matcher placed, before it is answered.
+
+A short message the matcher could not place that names a day is a status question in a hurry ("just saw news,
+strike monday?? brampton"). A question about what someone else will do is not a request to the bot: "will the
+school tell me if something changes?" and "when do they decide" are answered, not taken as /subscribe; "keep me
+posted" and "can you let me know if it changes" are requests.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.core import Turn
+
+_OFF_TOPIC_MARGIN = 0.05
+_HURRIED_WORDS = 16  # a message naming a day, not understood, this short: a status question in a hurry
+
+# How a question starts, in the matcher's prepared words (French and slang already read as these).
+_QUESTION_STARTS = frozenset({"will", "would", "does", "do", "did", "is", "are", "when", "how", "what", "why", "has",
+                              "have", "who", "where", "should", "shall"})
+_LEADING = frozenset({"and", "but", "so", "ok", "the", "then", "also"})
+# Words of the bot or the parent acting: "can you let me know", "how do I sign up", not "will the school tell me".
+_YOU_OR_I = frozenset({"you", "u", "ya", "i", "we", "im"})
+
+
+def hurried_status(turn: Turn) -> bool:
+    """Whether a message the matcher could not place (not one it read as off-topic) names a day in a few words:
+    it asks for that day's status ("just saw news, strike monday?? brampton"); a long one may ask anything."""
+    analysis = turn.analysis
+    return (analysis.intent == "unknown" and analysis.abstained and turn.card is None and not turn.meta.get("choices")
+            and analysis.out_of_scope is None and not analysis.command and analysis.date is not None
+            and len(turn.question.split()) <= _HURRIED_WORDS
+            # the off-topic examples nearly as close as the best intent: "whats for lunch in the cafeteria today"
+            and analysis.scores.get("unknown", 0.0) < max(analysis.scores.values(), default=0.0) - _OFF_TOPIC_MARGIN)
+
+
+REQUEST_BAR = 0.45  # a request the bot acts on (subscribing) must be read at least this surely
+
+
+def not_a_request(turn: Turn) -> bool:
+    """Whether a message read as a request for updates is not one: read unsurely ("le cepeo a tu dit quelque
+    chose"), or a question about what others will do: it starts as a question and does not speak to the bot
+    ("will the school tell me...?", "when do they decide")."""
+    analysis = turn.analysis
+    if analysis.intent != "subscribe" or analysis.command:
+        return False
+    if analysis.confidence < REQUEST_BAR:
+        return True
+    words = analysis.processed.split()
+    while words and words[0] in _LEADING:
+        words = words[1:]
+    return bool(words) and words[0] in _QUESTION_STARTS and _YOU_OR_I.isdisjoint(words)
+
+
+def read_as_a_question(turn: Turn, min_confidence: float, time_asked: bool) -> None:
+    """A request ruled out read as a question: where updates come from, unless it asks when ("when do they
+    decide") or that reading is unsure; else its next best intent (or not understood, when none is sure)."""
+    analysis = turn.analysis
+    ranked = sorted(((score, intent) for intent, score in analysis.scores.items() if intent != analysis.intent),
+                    reverse=True)
+    updates = analysis.scores.get("updates_source", 0.0)
+    if not time_asked and updates >= min_confidence:
+        ranked.insert(0, (updates, "updates_source"))
+    if ranked and ranked[0][0] >= min_confidence:
+        analysis.intent, analysis.confidence = ranked[0][1], round(ranked[0][0], 3)
+    else:
+        analysis.intent, analysis.abstained = "unknown", True
