@@ -50,6 +50,12 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             and not _names(texts[0], turn.board):
         # "does it affect the CEPEO?": the reports name no board's workers, so the board's own site
         texts[0] = _before_source(texts[0], turn.voice.say("check_website", website=turn.board.website))
+    if _asks_a_day_too(turn) and texts:  # "any deal?? is there school tomorrow": both answered, in the order asked
+        status = on_school_status(bot, turn)[0].split("\n", 1)[0]
+        lines = texts[0].split("\n")
+        first_half = analysis.date.start < len(turn.question) / 2
+        lines.insert(0 if first_half else 1, status)
+        texts[0] = "\n".join(lines)
     topic = analysis.out_of_scope
     if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
         texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
@@ -144,6 +150,10 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     # "and what about my son at dpcdsb", "but peel said something right?": a board, and words that ask nothing new
     only_board = analysis.board is not None and not _content(analysis, bot)
     leans = (only_board_or_day or only_board) and context.topic in _BOARD_DAY_TOPICS
+    if not leans and (analysis.board is not None or analysis.date is not None) and _corrects(analysis, bot):
+        leans = True  # "i meant monday obviously. toronto catholic", "je voulais dire lundi": the last question again
+        if context.topic not in _BOARD_DAY_TOPICS:
+            context.topic = "school_status"  # ...which named a day or a board: that day's status
     if only_board and not leans and context.topic not in _BOARD_DAY_TOPICS and (
             (context.topic not in _ASKED_AGAIN_TOPICS and conversation.continues(norm))
             or bot.subjects.speaks_of_another_child(turn.question)):
@@ -182,6 +192,19 @@ def _content(analysis, bot: Bot | None = None) -> list[str]:
     if len(words) > _PLACE_WORDS:  # more than a place's words left: something is asked
         return words
     return [w for w in words if bot.boards.find(w) is None]
+
+
+# The words of a parent correcting what they said ("sorry, I meant monday", "je voulais dire lundi"), as the
+# matcher prepares them.
+_CORRECTING = frozenset({"meant", "mean", "sorry", "oops", "obviously", "actually", "voulais", "dire", "plutot",
+                         "rather", "instead", "correction", "typo", "oups", "desole", "not", "no"})
+
+
+def _corrects(analysis, bot: Bot) -> bool:
+    """Whether the message only corrects the day or board of the last question."""
+    words = _content(analysis, bot)
+    return bool(words) and any(w in ("meant", "voulais", "instead", "rather", "plutot", "correction") for w in words) \
+        and all(w in _CORRECTING for w in words)
 
 
 def _follow_up(turn: Turn, kind: str) -> list[str]:
@@ -263,8 +286,41 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
         return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time, voice=turn.voice)]
     # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
     full = turn.full or analysis.command == "status"
-    return [answer_memo.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full,
-                                  voice=turn.voice)]
+    boards = boards_named(bot, turn)
+    if len(boards) > 1:  # "one at hwdsb and one at hwcdsb": the first board's answer, then each other's day
+        turn.board = boards[0]
+        for board in boards:
+            turn.context.keep_family_board(board.id, turn.remembered_board)
+    text = answer_memo.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full,
+                                     voice=turn.voice)
+    if boards:  # each board's day on a line of its own, together at the top
+        lines = text.split("\n")
+        lines[1:1] = [answer_memo.school_status(turn.knowledge, other, day, turn.today, turn.msg.time,
+                                                voice=turn.voice).split("\n", 1)[0] for other in boards[1:]]
+        text = "\n".join(lines)
+    return [text]
+
+
+SECOND_QUESTION_BAR = 0.5  # a day's status asked beside another question must score this
+
+
+def _asks_a_day_too(turn: Turn) -> bool:
+    """Whether a message answered on another topic also asks for a day's status ("is halton closing monday and
+    also why exactly are they striking?")."""
+    analysis = turn.analysis
+    return (analysis.date is not None and analysis.intent not in _DAY_TOPICS and analysis.intent in HANDLERS
+            and analysis.intent != "unknown" and not analysis.command
+            and (turn.card is None or turn.card.topic not in _DAY_TOPICS)
+            and not turn.meta.get("choices") and analysis.scores.get("school_status", 0.0) >= SECOND_QUESTION_BAR)
+
+
+def boards_named(bot: Bot | None, turn: Turn) -> list:
+    """The boards the message itself names (not one remembered), when it names more than one."""
+    if bot is None or turn.analysis.board is None or turn.analysis.command:
+        return []
+    found = bot.boards.find_all(normalize(turn.question, 500), turn.voice.language)
+    knowledge = turn.knowledge
+    return [b for b in (knowledge.board(m.board_id) for m in found) if b is not None] if len(found) > 1 else []
 
 
 def _facts(turn: Turn, topic: str, empty: str) -> list[str]:

@@ -32,15 +32,20 @@ _WORD = re.compile(r"[a-z0-9]+")
 @lru_cache(maxsize=4096)
 def words_of(text: str) -> frozenset[str]:
     """The content words of a text, cut to five letters so "custodians" meets "custodial"
-    (after an "-ing" or a plural "-s", so "talking" meets "talks")."""
+    (after an "-ing", a plural "-s", an "-ed" and a final "e", so "talking" meets "talks" and "voted" meets
+    "voting")."""
     return frozenset(_stem(w)[:5] for w in _WORD.findall(normalize(text)) if w not in _STOP and len(w) > 1)
 
 
 def _stem(word: str) -> str:
     if len(word) > 5 and word.endswith("ing"):
-        return word[:-3]
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
+        word = word[:-3]
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    if len(word) > 4 and word.endswith("ed"):  # "voted" meets "vote" and "voting"
+        word = word[:-2]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
     return word
 
 

@@ -53,6 +53,10 @@ def _key(text: str) -> str:
     return " ".join(w for w, _, _ in _words(normalize(text)))
 
 
+# The clauses of a message, each read for its own board: "one at a peel high school, one at a catholic school".
+_CLAUSES = re.compile(r"(?:[^,;.!?]+?)(?=,|;|[.!?](?:\s|$)|\sand\s|\spis\s|\set\s|\sbut\s|$)")
+
+
 class BoardFinder:
     def __init__(self, boards: Iterable[Board], protected_words: Iterable[str] = ()):
         self.boards = {b.id: b for b in boards}
@@ -144,6 +148,22 @@ class BoardFinder:
         halton", "we moved from tdsb to york catholic"), that one is meant.
         """
         return self._found(text, language)
+
+    def find_all(self, text: str, language: str | None = None, limit: int = 3) -> list[BoardMention]:
+        """Every board a normalised message names by name or place, in its order, each once, at most `limit`:
+        "one at hwdsb and one at hwcdsb". Misspellings count only for the first."""
+        found: list[BoardMention] = []
+        for clause in _CLAUSES.finditer(text):  # "catholic" in one clause says nothing of the other's board
+            offset, end = clause.start(), clause.end()
+            while offset < end and len(found) < limit:
+                mention = self._find_first(text[offset:end], language)
+                if mention is None or (found and mention.how == "fuzzy"):
+                    break
+                if all(m.board_id != mention.board_id for m in found):
+                    found.append(BoardMention(mention.board_id, mention.start + offset, mention.end + offset,
+                                              mention.how))
+                offset += mention.end
+        return found
 
     def _find(self, text: str, language: str | None) -> BoardMention | None:
         first = self._find_first(text, language)

@@ -258,8 +258,12 @@ class Bot:
                 self._find_card(turn)
             if readings.hurried_status(turn):
                 analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
+            elif readings.several_boards_on_a_day(turn, len(answering.boards_named(self, turn))):
+                analysis.intent, turn.card = "school_status", None  # "one at hwdsb, one at hwcdsb: monday?"
+                turn.meta.pop("choices", None)
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
+        texts = on_subject.without_a_wrong_opener(self, turn, texts)  # no "Yes:" to "how will they tell us?"
         texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
         texts = trimming.trim(turn, texts)  # the full name and the source line only where they add something
         response = self._finish(turn, texts)

@@ -20,6 +20,7 @@ from bot.answers import cite
 from bot.asked import words_of
 from bot.replies import sentences, shape
 from bot.subjects import Subject, Subjects
+from bot.text import normalize
 from knowledge.model import FACT_TOPICS
 
 if TYPE_CHECKING:
@@ -33,7 +34,12 @@ ROSTER_DISTANCE = 30  # another subject this close to every mention of the asked
 SUBJECT_BAR = 0.02
 # Intents whose answer is not about a subject: the parent's settings, greetings, help.
 _NOT_ABOUT_SUBJECTS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
+# Answers that say why or how the dispute goes, not what a group does: they share a word with what the question
+# says of the subject ("are EAs getting laid off" and layoffs), not with the rest ("sick" in "will the office
+# answer if i call in that my son is sick" and "sick leave is the other big issue").
+_NOT_DUTIES = frozenset({"dispute_issues", "negotiations"})
 _WHEN_INTENTS = frozenset({"strike_dates", "negotiations", "school_status"})  # answers that are dates
+_PUNCTUATED_OPENER = re.compile(r"^(?:yes|no|oui|non)\s*[:,.!]", re.IGNORECASE)  # "No:", not "No new strike day"
 _OPENER = re.compile(r"^(?:yes|no|oui|non)\b\s*[:,.!]?\s*", re.IGNORECASE)
 
 
@@ -70,8 +76,15 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
         return texts  # "what does work to rule mean for teachers": what it means answers
     if asks == "participation" and _in_the_dispute(subjects, turn, asked) and any(
             subjects.mentions(lead, s) for s in asked):
-        return texts  # "are the custodians part of this too": the list of the dispute's groups answers
-    if _shares_a_word(subjects, turn.question, lead, asked):
+        # "are the custodians part of this too": the list of the dispute's groups answers, unless a card about
+        # the group does ("is my son's EA going to be affected": the EAs card)
+        if not subjects.asks_for("roster", turn.question) and not _about(subjects, lead, asked):
+            better = _card_on(bot, turn, asked, asks, same_way=True)
+            if better is not None:
+                return better
+        return texts
+    said = _near_the_subject(turn.question, asked) if analysis.intent in _NOT_DUTIES else turn.question
+    if _shares_a_word(subjects, said, lead, asked):
         return texts  # "are the custodians still cutting the grass": the duty asked about answers
     if _about(subjects, lead, asked) or (subjects.asks_for("roster", turn.question)
                                          and any(subjects.mentions(lead, s) for s in asked)):
@@ -93,6 +106,13 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     if _in_the_dispute(subjects, turn, asked):
         return texts  # a group the dispute names: the answer about the dispute's workers holds for it
     return [_not_said(turn, asked[0])]
+
+
+def without_a_wrong_opener(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
+    """The reply without its "Yes:"/"No:" when the question is not a yes/no one ("how will they tell us?")."""
+    if texts and _PUNCTUATED_OPENER.match(texts[0]) and bot.subjects.opens_with("open", turn.question):
+        return [_without_opener(texts[0]), *texts[1:]]
+    return texts
 
 
 def _card_about(subjects: Subjects, turn: Turn, card, asked: tuple[Subject, ...]) -> bool:
@@ -149,6 +169,20 @@ def _shares_a_word(subjects: Subjects, question: str, text: str, asked: tuple[Su
     """Whether a text shares a telling word with the question, beyond the subject's own words and general ones."""
     own = {w for s in asked for phrase in s.words for w in words_of(phrase)}
     return bool((words_of(question) & words_of(text)) - own - subjects.generic)
+
+
+NEAR_WORDS = 6  # the words after a subject's mention (and half as many before) that say what is asked of it
+
+
+def _near_the_subject(question: str, asked: tuple[Subject, ...]) -> str:
+    """The words of the question around its first mention of the subject (the whole question if not found)."""
+    words = [w.strip("?!.,;:") for w in normalize(question).split()]
+    phrases = [phrase.split() for s in asked for phrase in s.words if not phrase.endswith(" $")]
+    for i in range(len(words)):
+        for phrase in phrases:
+            if words[i:i + len(phrase)] == phrase:
+                return " ".join(words[max(0, i - NEAR_WORDS // 2):i + len(phrase) + NEAR_WORDS])
+    return question
 
 
 def _asks_otherwise(subjects: Subjects, turn: Turn, asks: str) -> bool:

@@ -1,7 +1,8 @@
 """Second readings of a message the matcher placed, before it is answered.
 
 A short message the matcher could not place that names a day is a status question in a hurry ("just saw news,
-strike monday?? brampton"). A question about what someone else will do is not a request to the bot: "will the
+strike monday?? brampton"), and so is one naming two boards and a day ("one at hwdsb and one at hwcdsb, anything
+about monday?"). A question about what someone else will do is not a request to the bot: "will the
 school tell me if something changes?" and "when do they decide" are answered, not taken as /subscribe; "keep me
 posted" and "can you let me know if it changes" are requests.
 """
@@ -66,3 +67,14 @@ def read_as_a_question(turn: Turn, min_confidence: float, time_asked: bool) -> N
         analysis.intent, analysis.confidence = ranked[0][1], round(ranked[0][0], 3)
     else:
         analysis.intent, analysis.abstained = "unknown", True
+
+
+_DAY_ANSWERS = frozenset({"school_status", "childcare"})
+
+
+def several_boards_on_a_day(turn: Turn, boards_named: int) -> bool:
+    """Whether a message naming several boards and a day asks for their day, whatever else it says ("just saw
+    cupe gave strike notice. my oldest is at peel and my youngest at dufferin peel. are they closing monday??")."""
+    analysis = turn.analysis
+    return (boards_named > 1 and analysis.date is not None and analysis.intent not in _DAY_ANSWERS
+            and not analysis.command and analysis.out_of_scope is None)

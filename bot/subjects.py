@@ -22,7 +22,7 @@ from knowledge.loading import LoadError, read_yaml
 SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
 _LANGS = ("en", "fr")
 _WORD = re.compile(r"[a-z0-9]+")
-QUESTION_KINDS = ("time", "roster", "definition")
+QUESTION_KINDS = ("time", "roster", "definition", "open")
 _SECTIONS = ("subjects", "presence", "participation", "children", "another_child", "generic", "question_kinds")
 
 
@@ -35,6 +35,9 @@ class Subject:
 
     def named(self, language: str) -> str:
         return self.name.get(language) or self.name["en"]
+
+
+_LEADING = frozenset({"and", "so", "ok", "but", "then", "well", "et", "pis", "mais", "alors", "ben"})
 
 
 class Subjects:
@@ -105,6 +108,14 @@ class Subjects:
         """Whether a text asks for that kind of answer (question_kinds: "time", "roster", "definition")."""
         pattern = self._kind_patterns.get(kind)
         return pattern is not None and pattern.search(_padded(text)) is not None
+
+    def opens_with(self, kind: str, text: str) -> bool:
+        """Whether a text starts (after "and", "so", "ok"...) with a phrase of that kind ("open": how, why...)."""
+        words = _padded(text).split()
+        while words and (words[0] in _LEADING or words[:2] in (["what", "about"], ["how", "about"])):
+            words = words[2:] if words[0] in ("what", "how") else words[1:]  # "what about teachers, are they...?"
+        start = " ".join(words[:3])
+        return any(start == p or start.startswith(p + " ") for p in self.question_kinds.get(kind, ()))
 
     def speaks_of_another_child(self, text: str) -> bool:
         """Whether a text speaks of another child than the one asked about ("my other kid", "mon plus jeune")."""

@@ -111,3 +111,57 @@ def test_a_status_still_too_long_keeps_the_first_clause_of_its_explanation(chat)
 def test_a_list_asked_for_keeps_every_item_whole(chat):
     reply = chat("what services stopped?")
     assert "giving unpaid volunteer time to clubs, coaching and similar activities" in reply
+
+
+# ---------------------------------------------------------------- several boards, corrections, two questions
+def test_two_boards_in_one_message_get_a_line_each_and_are_both_kept(chat):
+    reply = chat("hamilton parent here, one at hwdsb and one at hwcdsb, anything about monday?")
+    first, second = reply.split("\n")[:2]
+    assert first.startswith("HWDSB, Monday, October 7") and second.startswith("HWCDSB, Monday, October 7")
+    assert "Hamilton-Wentworth District School Board" in chat("/board")
+    assert "Hamilton-Wentworth Catholic District School Board" in chat("/board")
+
+
+def test_a_place_s_catholic_board_is_read_in_its_own_clause(chat):
+    reply = chat("my oldest is at a peel high school in brampton and my youngest at a dufferin peel catholic school. "
+                 "are they closing monday??")
+    assert reply.startswith("Peel DSB, Monday, October 7")
+    assert reply.split("\n")[1].startswith("Dufferin-Peel CDSB, Monday, October 7")
+
+
+@pytest.mark.parametrize("first, correction, start", [
+    ("any deal?? is there school tomorrow", "i meant monday obviously. toronto catholic", "TCDSB, Monday, October 7"),
+    ("le cepeo est-tu ouvert demain?", "je voulais dire lundi", "CEPEO, lundi 7 octobre"),
+])
+def test_a_correction_asks_the_last_question_again_for_its_day_or_board(chat, first, correction, start):
+    chat(first, at=datetime(2019, 10, 4, 23, 30, tzinfo=TORONTO))
+    assert chat(correction).startswith(start)
+
+
+def test_a_day_asked_beside_another_question_is_answered_too(chat):
+    reply = chat("is halton closing monday and also why exactly are they striking?")
+    assert reply.startswith("Halton DSB, Monday, October 7: not confirmed")
+    assert len(reply.split("\n")) >= 2
+
+
+# ---------------------------------------------------------------- what the question says of the subject
+def test_a_word_shared_by_chance_with_a_why_answer_does_not_keep_it(chat):
+    reply = chat("what about the office ladies like will somebody answer if i call in that my son is sick")
+    assert "office staff" in reply.split("\n")[0] and "Sick leave" not in reply
+
+
+def test_a_group_asked_about_gets_its_own_card_before_the_roster(chat):
+    reply = chat("my son is autistic and in an ocdsb school in kanata. his EA is everything. is she going to be "
+                 "affected by this")
+    assert reply.startswith("Education assistants (EAs) are part of CUPE's job action")
+
+
+def test_how_the_school_will_tell_parents_is_answered_by_where_updates_come_from(chat):
+    chat("tcdsb open tomorrow?", at=datetime(2019, 9, 29, 22, 10, tzinfo=TORONTO))
+    reply = chat("how will they tell us if that changes")
+    assert "email" in reply and not reply.startswith(("Yes", "No", "I don't know"))
+
+
+def test_a_vote_question_finds_the_news_of_the_vote(chat):
+    reply = chat("did they already vote for it", at=datetime(2019, 9, 6, 21, 45, tzinfo=TORONTO))
+    assert "voting on a strike mandate" in reply.split("\n")[0]
