@@ -95,14 +95,14 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
 
 
 def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full: bool = False,
-                 voice: Voice = ENGLISH) -> str | None:
+                 voice: Voice = ENGLISH, day: date | None = None) -> str | None:
     span = knowledge.span("events", at)
     said = _words_in(knowledge, ("words: events", span, voice.language),
                      lambda: [searchable(e, "text", Voice(voice.language)) for e in knowledge.events(at)])
     key = ("strike_dates", span, at.date(), full, asks_for_list(question), words_of(question) & said,
-           asks_when_next(question), voice.language)
+           asks_when_next(question), voice.language, day, answers.phase_named(knowledge, question, voice.language))
     return _remembered(knowledge, key, voice, lambda fresh: answers.strike_dates(
-        knowledge, at, question, full=full, voice=fresh))
+        knowledge, at, question, full=full, voice=fresh, day=day))
 
 
 def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *,

@@ -155,13 +155,17 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
         if context.topic not in _BOARD_DAY_TOPICS:
             context.topic = "school_status"  # ...which named a day or a board: that day's status
     if only_board and not leans and context.topic not in _BOARD_DAY_TOPICS and (
-            (context.topic not in _ASKED_AGAIN_TOPICS and conversation.continues(norm))
+            (context.topic not in _ASKED_AGAIN_TOPICS and (conversation.continues(norm) or analysis.processed))
             or bot.subjects.speaks_of_another_child(turn.question)):
-        # "and tcdsb?" after the custodians or the talks, whose answer is the same at every board, and "and my
-        # other kid at tcdsb?" after anything: that board's day
+        # "and tcdsb?", "but peel said something right?" after the custodians or the teachers, whose answer is
+        # the same at every board (not a bare "tdsb": that sets the board), and "and my other kid at tcdsb?"
+        # after anything: that board's day
         context.topic, leans = "school_status", True
     if only_board and bot is not None and bot.subjects.speaks_of_another_child(turn.question):
         context.keep_family_board(analysis.board.board_id, turn.remembered_board or context.board)
+    if not leans and analysis.intent == "unknown" and len(analysis.processed.split()) <= _SHORT_WORDS \
+            and any(bot.subjects.asks_for(kind, turn.question) for kind in ("time", "definition")):
+        leans = True  # "what time friday" after the talks, "meaning?" after work-to-rule: the same topic, asked so
     if not leans and conversation.continues(norm) and context.topic not in _BOARD_DAY_TOPICS:
         # "and the custodians?" after a question on services: the same topic, unless clearly another
         best = max(analysis.scores.values(), default=0.0)
@@ -176,6 +180,7 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     return HANDLERS[analysis.intent](bot, turn)
 
 
+_SHORT_WORDS = 3  # a follow-up the matcher cannot place this short leans on the last answer when it asks when
 _PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left in a message can have
 # Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
 _BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
@@ -330,7 +335,8 @@ def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
 
 
 def on_strike_dates(bot: Bot | None, turn: Turn) -> list[str]:
-    text = (answer_memo.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full, voice=turn.voice)
+    text = (answer_memo.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full, voice=turn.voice,
+                                     day=turn.analysis.date.day if turn.analysis.date else None)
             or answer_memo.facts_answer(turn.knowledge, "strike_dates", turn.msg.time, turn.question, full=turn.full,
                                     voice=turn.voice))
     return [text or turn.voice.say("no_dates")]

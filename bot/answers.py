@@ -314,7 +314,10 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
 
 
 def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full: bool = False,
-                 voice: Voice = ENGLISH) -> str | None:
+                 voice: Voice = ENGLISH, day: date | None = None) -> str | None:
+    """The timeline entry the question asks about (one on the day it names first, then the next one it speaks
+    to, then the newest news), with the entry next to it; a list when asked; a phase no news speaks of yet
+    said as not announced."""
     events = knowledge.events(at)
     if not events:
         return None
@@ -337,13 +340,14 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     # answers before a past one that shares more words ("when did ..." does not).
     ahead = asks_when_next(question)
 
-    def rank(event: TimelineEvent) -> tuple[bool, int]:
+    def rank(event: TimelineEvent) -> tuple[bool, bool, int]:
         shared = overlap(asked, searchable(event, "text", voice))
-        return ahead and event.day > today and shared > 0, shared
+        return event.day == day, ahead and event.day > today and shared > 0, shared
 
     best = max(candidates, key=rank)
     latest = max(events, key=lambda e: e.published)
-    if latest.published > best.published and (latest.kind in _SETTLING or not overlap(asked, searchable(best, "text", voice))):
+    if best.day != day and latest.published > best.published and (
+            latest.kind in _SETTLING or not overlap(asked, searchable(best, "text", voice))):
         best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
     others = [e for e in future if e is not best][:1] or [e for e in reversed(past) if e is not best][:1]
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
@@ -354,24 +358,29 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
 
 
+def phase_named(knowledge: Knowledge, question: str, language: str) -> str | None:
+    """The name of the first phase of the active packs that a question names ("full strike"), or None."""
+    norm = normalize(question)
+    for info in knowledge.packs.values():
+        for phase in info.phases:
+            name = phase.words(language)
+            if name and normalize(name) in norm:
+                return name
+    return None
+
+
 def _phase_not_announced(knowledge: Knowledge, events: list[TimelineEvent], question: str, at: datetime,
                          voice: Voice) -> str | None:
     """'Will there be a full strike?' while no event published yet speaks of a full strike: not announced, as
     of the newest news, then the newest event (what is going on). A phase is named by its pack's words."""
-    norm = normalize(question)
     lang = voice.language
-    for info in knowledge.packs.values():
-        for phase in info.phases:
-            name = phase.words(lang)
-            if not name or normalize(name) not in norm:
-                continue
-            if any(normalize(name) in normalize(voice.text(e, "text")) for e in events):
-                return None  # the news speaks of it: the timeline answers
-            latest = max(events, key=lambda e: e.published)
-            lead = voice.say("phase_not_announced", phase=name, newest=when_published(latest.published, lang))
-            support = [f"{short_day(latest.day, lang)}{voice.colon}{voice.text(latest, 'text')}"]
-            return shape(lead, support, cite_many(knowledge, [latest], lang))
-    return None
+    name = phase_named(knowledge, question, lang)
+    if name is None or any(normalize(name) in normalize(voice.text(e, "text")) for e in events):
+        return None  # the news speaks of it: the timeline answers
+    latest = max(events, key=lambda e: e.published)
+    lead = voice.say("phase_not_announced", phase=name, newest=when_published(latest.published, lang))
+    support = [f"{short_day(latest.day, lang)}{voice.colon}{voice.text(latest, 'text')}"]
+    return shape(lead, support, cite_many(knowledge, [latest], lang))
 
 
 # Events that overtake the earlier ones whatever was asked: "when does it start?" after a deal is answered with the deal.

@@ -49,7 +49,7 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     if not texts or analysis.command or analysis.intent in _NOT_ABOUT_SUBJECTS:
         return texts
     subjects: Subjects = bot.subjects
-    asked = subjects.find(turn.question)
+    asked = subjects.find(asked_part(turn.question))
     if not asked:
         return texts
     if _the_dispute_s_own_group(subjects, turn, asked):
@@ -106,6 +106,16 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     if _in_the_dispute(subjects, turn, asked):
         return texts  # a group the dispute names: the answer about the dispute's workers holds for it
     return [_not_said(turn, asked[0])]
+
+
+_SENTENCE = re.compile(r"[^.?!]*[.?!]+|[^.?!]+$")
+
+
+def asked_part(question: str) -> str:
+    """The sentences of a message that ask (end with "?"), or all of it when none does: "Is the strike over
+    yet? my kids miss their clubs" asks about the strike, not the clubs."""
+    asking = [s for s in _SENTENCE.findall(question) if s.rstrip().endswith("?")]
+    return " ".join(asking) if asking else question
 
 
 def without_a_wrong_opener(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:

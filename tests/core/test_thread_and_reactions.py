@@ -165,3 +165,29 @@ def test_how_the_school_will_tell_parents_is_answered_by_where_updates_come_from
 def test_a_vote_question_finds_the_news_of_the_vote(chat):
     reply = chat("did they already vote for it", at=datetime(2019, 9, 6, 21, 45, tzinfo=TORONTO))
     assert "voting on a strike mandate" in reply.split("\n")[0]
+
+
+# ---------------------------------------------------------------- follow-ups the matcher cannot place alone
+def test_a_board_and_words_about_it_after_a_question_on_teachers_is_that_board_s_day(chat):
+    chat("are teachers on strike monday")
+    assert chat("but peel said something right?").startswith("Peel DSB, Monday, October 7: not decided yet")
+
+
+def test_a_short_when_question_after_the_talks_is_about_the_talks(chat):
+    chat("when do talks resume")
+    assert "afternoon of Friday, Oct. 4" in chat("what time friday").split("\n")[0]
+
+
+def test_a_day_named_picks_that_day_s_timeline_entry(chat):
+    reply = chat("what happens tmrw with cupe?", at=datetime(2019, 9, 29, 19, 5, tzinfo=TORONTO))
+    assert reply.startswith("Mon Sep 30: ")
+
+
+def test_clubs_and_coaching_are_a_subject(chat):
+    reply = chat("my kids coach said no volleyball this season, is that related", at=TUESDAY)
+    assert "clubs and coaching" in reply.split("\n")[0]
+
+
+def test_a_subject_outside_the_question_sentence_is_not_what_is_asked(chat):
+    reply = chat("Is the strike over yet? my kids miss their clubs")
+    assert "clubs" not in reply.split("\n")[0]
