@@ -237,6 +237,7 @@ def _next_strike_event(knowledge: Knowledge, at: datetime) -> TimelineEvent | No
 
 
 # ---------------------------------------------------------------- the one item asked about
+RECENT = timedelta(days=3)  # reports this close to the newest one are the current picture
 _NEWEST_FIRST = frozenset({"negotiations", "childcare", "updates_source", "strike_dates"})
 
 
@@ -255,6 +256,11 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
         chosen = facts[-6:]
         return "\n".join(f"- {voice.text(f, 'text')}" for f in chosen) + "\n" + cite_many(knowledge, chosen, voice.language)
     asked = words_of(question)
+    if topic in _NEWEST_FIRST:  # the news moves: the newest report that speaks to the question, before older ones
+        newest = max(f.published for f in facts)
+        recent = [f for f in facts if f.published >= newest - RECENT]
+        if any(overlap(asked, searchable(f, "text", voice)) for f in recent):
+            facts = recent
     order = list(reversed(facts)) if topic in _NEWEST_FIRST else facts
     # Asked for a board, what that board said comes first ("what do I do with my kids?" in Peel: Peel's advice).
     own = (lambda f: board.id in _boards_named(knowledge, f.text)) if board is not None else (lambda f: False)

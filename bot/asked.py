@@ -19,12 +19,13 @@ if TYPE_CHECKING:
 # The common French words, without accents (normalize removes them).
 _FRENCH_STOP_WORDS = """le la les l un une des du de d au aux et ou est sont ce c ca qu que qui quoi quand quel quelle quels
     quelles pour par avec dans sur en il ils elle elles on nous vous je j mon ma mes notre nos votre vos leur
-    leurs pas ne y a ecole ecoles enfant enfants aussi encore se s sa son ses"""
+    leurs pas ne y a ecole ecoles enfant enfants aussi encore se s sa son ses autre autres eux tu font fait"""
 _FRENCH_STOP = frozenset(_FRENCH_STOP_WORDS.split())
 _STOP = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "do", "does", "did", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "this", "that", "there", "their", "they", "we", "i", "my", "our", "what", "whats", "when", "who", "why", "how", "which", "will", "would", "can", "could", "should", "any", "anything", "about", "with", "from", "by", "as", "if", "so", "not", "school", "schools", "kid", "kids", "child", "children", "still", "too", "also",
      "them", "you", "your", "me", "us", "he", "she", "him", "her", "his", "these", "those", "has", "have", "had",
-     "been", "like", "just", "even", "really", "exactly", "other", "each"]
+     "been", "like", "just", "even", "really", "exactly", "other", "each",
+     "work"]  # "i work 12 hour shifts" is not about work-to-rule: "rule" says that
 ) | _FRENCH_STOP
 _WORD = re.compile(r"[a-z0-9]+")
 

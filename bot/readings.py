@@ -72,6 +72,14 @@ def read_as_a_question(turn: Turn, min_confidence: float, time_asked: bool) -> N
 _DAY_ANSWERS = frozenset({"school_status", "childcare"})
 
 
+def a_strike_at_a_board_on_a_day(turn: Turn) -> bool:
+    """Whether a dates question names a board and a day: it asks that board's day ("is there a strike tomorrow
+    or not york region vaughan")."""
+    analysis = turn.analysis
+    return (analysis.intent == "strike_dates" and analysis.board is not None and analysis.date is not None
+            and turn.card is None and not analysis.command)
+
+
 def several_boards_on_a_day(turn: Turn, boards_named: int) -> bool:
     """Whether a message naming several boards and a day asks for their day, whatever else it says ("just saw
     cupe gave strike notice. my oldest is at peel and my youngest at dufferin peel. are they closing monday??")."""

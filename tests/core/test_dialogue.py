@@ -52,7 +52,7 @@ def test_unknown_board_name(say):
 def test_board_without_status_gives_website(say):
     reply = say("is school open monday in ottawa")
     # Nothing of its own: the province-wide status answers, and the first line says where its own word will be.
-    assert reply.split("\n")[0] == "OCDSB, Monday, October 7: not confirmed; no word of its own yet: https://www.ocdsb.ca"
+    assert reply.split("\n")[0] == "OCDSB, Monday, October 7: not confirmed; no word of its own yet, check https://www.ocdsb.ca"
 
 
 def test_board_in_text_wins_over_remembered_board(say):

@@ -191,3 +191,26 @@ def test_clubs_and_coaching_are_a_subject(chat):
 def test_a_subject_outside_the_question_sentence_is_not_what_is_asked(chat):
     reply = chat("Is the strike over yet? my kids miss their clubs")
     assert "clubs" not in reply.split("\n")[0]
+
+
+# ---------------------------------------------------------------- the current picture
+def test_a_board_without_word_of_its_own_says_where_to_check(chat):
+    assert chat("is hwdsb open monday?").startswith(
+        "HWDSB, Monday, October 7: not confirmed; no word of its own yet, check https://www.hwdsb.on.ca")
+
+
+def test_a_strike_asked_at_a_board_on_a_day_is_that_board_s_day(chat):
+    reply = chat("its almost midnight is there a strike tomorrow or not york region vaughan",
+                 at=datetime(2019, 10, 6, 23, 50, tzinfo=TORONTO))
+    assert "York Region DSB, tomorrow, Monday, October 7: not decided yet" in reply.split("\n")[0]
+
+
+def test_the_talks_asked_about_are_the_newest_talks(chat):
+    reply = chat("did the talks start today", at=datetime(2019, 10, 4, 17, 30, tzinfo=TORONTO))
+    assert "Friday, Oct. 4" in reply.split("\n")[0]
+
+
+def test_work_in_a_parent_s_own_words_is_not_work_to_rule(chat):
+    chat("tdsb open tomorrow?", at=datetime(2019, 10, 6, 10, 0, tzinfo=TORONTO))
+    reply = chat("i work 12 hour shifts starting 7am, should i just get a sitter")
+    assert "backup plans" in reply.split("\n")[0]
