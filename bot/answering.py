@@ -302,7 +302,7 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
         lines = text.split("\n")
         lines[1:1] = [answer_memo.school_status(turn.knowledge, other, day, turn.today, turn.msg.time,
                                                 voice=turn.voice).split("\n", 1)[0] for other in boards[1:]]
-        text = "\n".join(lines)
+        text = "\n".join(dict.fromkeys(lines))  # a weekend is said once
     return [text]
 
 

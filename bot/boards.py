@@ -151,7 +151,8 @@ class BoardFinder:
 
     def find_all(self, text: str, language: str | None = None, limit: int = 3) -> list[BoardMention]:
         """Every board a normalised message names by name or place, in its order, each once, at most `limit`:
-        "one at hwdsb and one at hwcdsb". Misspellings count only for the first."""
+        "one at hwdsb and one at hwcdsb". Misspellings count only for the first, and places only while no
+        board was named otherwise ("une école du CECCE à Orléans" is one board)."""
         found: list[BoardMention] = []
         for clause in _CLAUSES.finditer(text):  # "catholic" in one clause says nothing of the other's board
             offset, end = clause.start(), clause.end()
@@ -159,7 +160,9 @@ class BoardFinder:
                 mention = self._find_first(text[offset:end], language)
                 if mention is None or (found and mention.how == "fuzzy"):
                     break
-                if all(m.board_id != mention.board_id for m in found):
+                # A place after a board named ("une école du CECCE à Orléans") says where that board's school is
+                places_only = all(m.how == "place" for m in found)
+                if all(m.board_id != mention.board_id for m in found) and (mention.how != "place" or places_only):
                     found.append(BoardMention(mention.board_id, mention.start + offset, mention.end + offset,
                                               mention.how))
                 offset += mention.end

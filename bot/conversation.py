@@ -257,12 +257,14 @@ _SCOPE = re.compile(
     r"(?:(?:the\s+)?(?:only|just|juste|seulement|uniquement)(?:\s+\S+){1,3}|(?:for\s+|in\s+)?(?:everywhere|every board|all boards"
     r"|all of ontario|the whole province|whole province|province wide|across ontario|all over|partout|toute la province"
     r"|tous les conseils|everyone)\b.{0,20}|.{0,40}\b(?:or|ou) (?:everywhere|all boards|the whole province|partout)\b.{0,10}"
-    r"|.{0,40}\b(?:the whole province|whole province|province wide|all of ontario|toute la province)\b.{0,40})$"
+    r"|.{0,40}\b(?:the whole province|whole province|province wide|all of ontario|toute la province)\b.{0,40}"
+    r"|.{0,40}\b(?:or|ou) (?:just|only|juste|seulement) (?:some|certain|certaines|certains|a few|quelques)\b.{0,30})$"
 )
 
 
 _EVERYWHERE = re.compile(r"\b(?:everywhere|every board|all boards|whole province|province wide|all of ontario|across ontario"
-                         r"|partout|toute la province|tous les conseils)\b")
+                         r"|partout|toute la province|tous les conseils|all of \w+|every school|all schools|some schools"
+                         r"|toutes les ecoles|certaines ecoles|certains conseils)\b")
 
 
 def asks_everywhere(norm: str) -> bool:
@@ -271,13 +273,23 @@ def asks_everywhere(norm: str) -> bool:
     return follow_up_kind(norm) == "scope" and _EVERYWHERE.search(_plain_words(norm)) is not None
 
 
+_LEADING_REACTIONS = frozenset({"ok", "so", "huh", "hmm", "oh", "well", "but", "and", "wait", "ah", "um", "uh", "k",
+                                "okay", "et", "mais", "pis", "bon", "ben"})
+_ABOUT_WHAT = re.compile(r" (?:about|for|of|pour|sur) (?:that|this|it|the \w+|\w+)(?: \w+)?$")
+
+
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def follow_up_kind(norm: str) -> str | None:
     """'more', 'why', 'confirmed', 'source' or 'scope' when the message is only that kind of follow-up."""
     plain = _plain_words(norm)
     if len(plain) <= 60 and _SCOPE.match(plain):
         return "scope"
-    text = plain.removeprefix("ok ").removeprefix("so ")
+    words = plain.split()
+    while len(words) > 1 and words[0] in _LEADING_REACTIONS:  # "huh ok. source?", "ok so why"
+        words = words[1:]
+    text = " ".join(words)
+    if text not in _CONFIRMED and _ABOUT_WHAT.sub("", text) in _CONFIRMED:
+        return "confirmed"  # "are you sure about peel": the last answer, which spoke of it
     if text in _MORE:
         return "more"
     if text in _SOURCE:

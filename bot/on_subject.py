@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from bot import answer_memo
 from bot.answers import cite
 from bot.asked import words_of
+from bot.conversation import continues
 from bot.replies import sentences, shape
 from bot.subjects import Subject, Subjects
 from bot.text import normalize
@@ -66,8 +67,12 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     asks = subjects.asks(turn.question)
     if analysis.intent == "school_status" and asks is None and turn.card is None:
         return texts  # "is school open monday? my son has an EA": the day's status is what is asked
-    if analysis.intent == "unknown" and not analysis.abstained and turn.card is None:
-        return texts  # read as off-topic ("how do I apply for a custodian job"): not a question about the group
+    if analysis.intent == "unknown" and not analysis.abstained and turn.card is None and not (
+            analysis.out_of_scope is not None and continues(normalize(turn.question))
+            and _in_the_dispute(subjects, turn, asked[:1])):
+        # read as off-topic ("how do I apply for a custodian job"): not a question about the group; but "what
+        # about the EAs, my son has an IEP" asks about a group of the dispute first
+        return texts
     asked = asked[:1]  # the first group or service named is what is asked about ("tell us ... if she won't have her EA")
     lead = texts[0][:LEAD_CHARS]
     if analysis.intent in _WHEN_INTENTS and subjects.asks_for("time", turn.question):
@@ -86,6 +91,11 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     said = _near_the_subject(turn.question, asked) if analysis.intent in _NOT_DUTIES else turn.question
     if _shares_a_word(subjects, said, lead, asked):
         return texts  # "are the custodians still cutting the grass": the duty asked about answers
+    if (subjects.asks_for("duties", turn.question) or analysis.intent == "withdrawn_services") and not (
+            analysis.intent == "withdrawn_services" and _about(subjects, lead, asked)):
+        services = _services_of(bot, turn, asked)  # "et les concierges, ils font quoi?": what they stopped
+        if services is not None:
+            return [services]
     if _about(subjects, lead, asked) or (subjects.asks_for("roster", turn.question)
                                          and any(subjects.mentions(lead, s) for s in asked)):
         if turn.card is not None and asks is not None and _asks_otherwise(subjects, turn, asks):

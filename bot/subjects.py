@@ -22,7 +22,7 @@ from knowledge.loading import LoadError, read_yaml
 SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
 _LANGS = ("en", "fr")
 _WORD = re.compile(r"[a-z0-9]+")
-QUESTION_KINDS = ("time", "roster", "definition", "open")
+QUESTION_KINDS = ("time", "roster", "definition", "open", "duties")
 _SECTIONS = ("subjects", "presence", "participation", "children", "another_child", "generic", "question_kinds")
 
 

@@ -75,10 +75,18 @@ def test_abstains_when_two_intents_are_too_close(bot):
     matcher = bot.matcher
     saved = matcher.min_margin
     try:
-        matcher.min_margin = 1.0  # no answer can be that far ahead
+        matcher.min_margin = 1.0  # no answer can be that far ahead...
+        matcher.SURE_SCORE = 1.01  # ...nor that sure
         assert matcher.analyse("is school open monday", THU).intent == "unknown"
     finally:
         matcher.min_margin = saved
+        del matcher.SURE_SCORE
+
+
+def test_a_sure_reading_answers_though_another_is_as_close(bot):
+    analysis = bot.matcher.analyse("why did the talks end", THU)
+    assert analysis.intent == "dispute_issues" and not analysis.abstained
+    assert analysis.scores["negotiations"] > analysis.confidence - bot.matcher.min_margin
 
 
 @pytest.mark.parametrize(

@@ -214,3 +214,41 @@ def test_work_in_a_parent_s_own_words_is_not_work_to_rule(chat):
     chat("tdsb open tomorrow?", at=datetime(2019, 10, 6, 10, 0, tzinfo=TORONTO))
     reply = chat("i work 12 hour shifts starting 7am, should i just get a sitter")
     assert "backup plans" in reply.split("\n")[0]
+
+
+# ---------------------------------------------------------------- what a group does; follow-ups with words around
+def test_what_a_group_does_is_answered_with_what_it_stopped(chat):
+    chat("c'est quoi la grève du zèle", at=TUESDAY)
+    reply = chat("Et les concierges, ils font quoi?")
+    assert "balayer les corridors" in reply.split("\n")[0]
+
+
+def test_a_group_after_the_services_gets_that_group_s_services(chat):
+    chat("what services stopped?", at=TUESDAY)
+    assert chat("and the custodians").startswith("During the work-to-rule, custodians (TDSB letter) stopped")
+
+
+def test_a_group_of_the_dispute_asked_about_beside_an_off_topic_word_is_answered(chat):
+    assert "education assistants" in chat("what about the EAs, my son has an IEP", at=TUESDAY).split("\n")[0]
+    assert "careers" in chat("how do I apply for a custodian job")
+
+
+@pytest.mark.parametrize("words, start", [
+    ("huh ok. source?", "Source: "),
+    ("are you sure about peel", "No: Peel DSB has not confirmed anything final for Monday"),
+])
+def test_a_follow_up_with_words_around_it_is_still_that_follow_up(chat, words, start):
+    chat("is peel open monday?")
+    assert chat(words).startswith(start)
+
+
+def test_all_of_a_city_or_just_some_schools_is_a_scope_question(chat):
+    assert chat("is it all of toronto or just some schools").startswith("It is not one board")
+
+
+def test_a_question_read_surely_two_ways_is_answered_not_refused(chat):
+    assert "not sure" not in chat("why did the talks end")
+
+
+def test_recess_is_a_subject_the_reports_do_not_cover(chat):
+    assert chat("and recess").startswith("I don't know: the reports say nothing about recess supervision")
