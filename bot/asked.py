@@ -25,7 +25,11 @@ _STOP = frozenset(
     ["a", "an", "the", "is", "are", "was", "were", "be", "do", "does", "did", "to", "of", "in", "on", "at", "for", "and", "or", "it", "its", "this", "that", "there", "their", "they", "we", "i", "my", "our", "what", "whats", "when", "who", "why", "how", "which", "will", "would", "can", "could", "should", "any", "anything", "about", "with", "from", "by", "as", "if", "so", "not", "school", "schools", "kid", "kids", "child", "children", "still", "too", "also",
      "them", "you", "your", "me", "us", "he", "she", "him", "her", "his", "these", "those", "has", "have", "had",
      "been", "like", "just", "even", "really", "exactly", "other", "each",
-     "work"]  # "i work 12 hour shifts" is not about work-to-rule: "rule" says that
+     "work",  # "i work 12 hour shifts" is not about work-to-rule: "rule" says that
+     # verbs that say nothing of a subject: "he cant take out books" is not "taking money for school activities"
+     "take", "taking", "took", "get", "got", "getting", "make", "made", "need", "needs", "know", "want", "wants",
+     "tell", "told", "say", "says", "said", "thing", "things", "something", "someone", "somebody", "lot", "lots",
+     "now", "then", "right", "well"]
 ) | _FRENCH_STOP
 _WORD = re.compile(r"[a-z0-9]+")
 

@@ -92,6 +92,21 @@ class Analysis:
                         self.command, self.argument, dict(self.scores), self.abstained, self.processed, self.english)
 
 
+_QUESTION_SENTENCE = re.compile(r"[^.?!]*\?+")
+
+
+def _day_asked(norm: str, today: date) -> DateMention | None:
+    """The day a message asks about: the first named in a sentence that asks ("the talks fell apart today.
+    is school open tomorrow?" asks about tomorrow), else the first named anywhere."""
+    if "?" in norm:
+        for sentence in _QUESTION_SENTENCE.finditer(norm):
+            found = find_date(sentence.group(), today)
+            if found is not None:
+                at = sentence.start()
+                return DateMention(found.day, found.start + at, found.end + at, found.text)
+    return find_date(norm, today)
+
+
 class IntentMatcher:
     # Weights of the three signals in an intent's score (tuned on the dev set
     # and on questions written apart from the examples).
@@ -230,7 +245,7 @@ class IntentMatcher:
     def _prepare(
         self, norm: str, today: date, language: str | None = None
     ) -> tuple[str, BoardMention | None, DateMention | None, str]:
-        when = find_date(norm, today)
+        when = _day_asked(norm, today)
         spans = []
         if when is not None:
             spans.append((when.start, when.end))

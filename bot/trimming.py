@@ -69,12 +69,15 @@ def _to_fit(turn: Turn, texts: list[str]) -> list[str]:
     if _length(unnamed) <= PHONE_CHARS:
         return unnamed
     cut = [_first_clauses(text) for text in texts]
+    if _length(cut) > PHONE_CHARS:  # the pack's note ("Teachers are not part of this job action") goes next
+        note = turn.voice.say("pack_note", note="").strip()
+        cut = ["\n".join(line for line in text.split("\n") if not line.startswith(note)) for text in cut]
     if _length(cut) <= PHONE_CHARS or not named_here:
         return cut
     return _without_full_name(cut, turn.board, turn.voice)
 
 
-_CLAUSE = re.compile(r"; (?=\w)")
+_CLAUSE = re.compile(r"; (?=\w)|, and (?=the |it |its |they |schools? )")  # "...if talks fail, and the report says"
 _CLAUSE_CHARS = 50  # a first clause shorter than this says too little alone
 
 

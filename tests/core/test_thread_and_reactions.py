@@ -252,3 +252,18 @@ def test_a_question_read_surely_two_ways_is_answered_not_refused(chat):
 
 def test_recess_is_a_subject_the_reports_do_not_cover(chat):
     assert chat("and recess").startswith("I don't know: the reports say nothing about recess supervision")
+
+
+def test_the_day_asked_is_the_one_in_the_sentence_that_asks(chat):
+    reply = chat("the talks fell apart today. is tdsb open tomorrow?", at=datetime(2019, 9, 29, 22, 40, tzinfo=TORONTO))
+    assert reply.startswith("TDSB, tomorrow, Monday, September 30")
+
+
+def test_a_status_without_a_board_fits_a_phone(chat):
+    reply = chat("so r schools closed monday or not")
+    assert reply.startswith("Monday, October 7, province-wide: not confirmed") and len(reply) <= 400
+
+
+def test_a_verb_shared_by_chance_does_not_keep_an_answer_about_something_else(chat):
+    reply = chat("what about the librarian, my kid says he cant take out books")
+    assert reply.startswith("School library workers") and "money" not in reply
