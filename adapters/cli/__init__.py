@@ -19,11 +19,10 @@ from adapters.cli import database, kb, platforms, questions, roles, staff
 from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
 from adapters.errors import UsageError
 from adapters.redaction import redact_handlers
-from bot.app import DatabaseUnavailable
 from bot.files import UnsafeTarget, WriteFailed
 from bot.settings import SettingsError
-from knowledge.loading import LoadError
-from knowledge.records import DatabaseGone
+from knowledge.reading import LoadError
+from knowledge.records import DatabaseGone, DatabaseUnavailable
 
 GROUPS = (questions, kb, platforms, staff, roles, database)  # each: register(sub, common) and the COMMANDS it adds
 
