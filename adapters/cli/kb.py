@@ -13,7 +13,7 @@ def cmd_kb_load(args: argparse.Namespace) -> int:
     from knowledge.loader import load_boards_file, validate_knowledge_file
     from knowledge.loading import read_yaml
 
-    _, store = open_from(args)
+    _, store = open_from(args, create=True)  # loading a pack is a way to start a database
     for path in args.files:
         data = read_yaml(path)
         if isinstance(data, dict) and "boards" in data:

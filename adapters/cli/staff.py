@@ -261,7 +261,7 @@ def cmd_deliver(args: argparse.Namespace) -> int:
 
     from bot.broadcast import Outbox
 
-    settings, store = open_from(args)
+    settings, store = open_from(args, create=True)  # a service, like serve: its first start makes the database
     senders_for = [p for p in configured_platforms(settings) if not args.platform or p in args.platform]
     if not senders_for:
         raise UsageError("no platform to deliver to: set [telegram] token or [discord] token in the settings")
