@@ -11,6 +11,7 @@ from typing import Any
 from knowledge.reading import shown
 
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_.-]*$")
+OFFSET_HINT_ZONE = "America/Toronto"  # the boards' zone: a time with no offset is told the one it has there
 
 
 def _text(value: Any) -> str:
@@ -63,8 +64,16 @@ def _time(value: Any) -> datetime:
     else:
         raise ValueError(f"expected an ISO 8601 time with a UTC offset, got {shown(value)}")
     if moment.tzinfo is None:
-        raise ValueError(f"{shown(value)} has no UTC offset (add e.g. -04:00)")
+        raise ValueError(f"{shown(value)} has no UTC offset (add {_offset_on(moment)}, Toronto's on that day)")
     return moment
+
+
+def _offset_on(moment: datetime) -> str:
+    """The UTC offset of Ontario's time zone at that local time: -04:00 in summer time, -05:00 in winter."""
+    from zoneinfo import ZoneInfo
+
+    offset = moment.replace(tzinfo=ZoneInfo(OFFSET_HINT_ZONE)).strftime("%z")
+    return f"{offset[:3]}:{offset[3:]}"
 
 
 def _bool(value: Any) -> bool:

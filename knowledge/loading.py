@@ -177,6 +177,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         return fr
 
     sources: dict[str, Source] = {}
+    listed: set[str] = set()  # every source named under 'sources', its own fields right or not
     for where, raw in _entries(data, "sources", path, problems):
         e = _Entry(raw, where, problems)
         source = Source(
@@ -188,8 +189,10 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
             pack=pack,
         )
         e.finish()
-        if source.file in sources:
+        if source.file in listed:
             e.fail(f"source {shown(source.file)} is listed twice")
+        if source.file:
+            listed.add(source.file)  # a wrong 'published' is its own one problem, not one more per entry citing it
         if source.file and source.published:
             sources[source.file] = source
 
@@ -203,7 +206,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         elif entry_id:
             ids[section, entry_id] = e.where
         source = e.get("source", _text)
-        if source and source not in sources:
+        if source and source not in listed:
             e.fail(f"source {shown(source)} is not listed under 'sources'")
         published = e.get("published", _time, required=False)
         if published is None and source in sources:

@@ -49,10 +49,10 @@ def cmd_kb_validate(args: argparse.Namespace) -> int:
                    "withdrawn_services": kfile.withdrawn_services, "timeline": kfile.timeline}
         print(f"{path}: pack {kfile.pack.id} ({kfile.pack.title}) is valid: "
               + ", ".join(f"{len(v)} {k}" for k, v in entries.items()) + "; nothing loaded")
-        for warning in kfile.warnings[:10]:
+        if kfile.warnings:  # every one: `kb load` points here to see them all
+            print(f"  {len(kfile.warnings)} warning(s):")
+        for warning in kfile.warnings:
             print(f"  warning: {warning}")
-        if len(kfile.warnings) > 10:
-            print(f"  ... and {len(kfile.warnings) - 10} more warnings")
     return 0
 
 

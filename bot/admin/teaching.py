@@ -40,7 +40,7 @@ def _boards(admin: Admin, text: str, rights: Rights) -> list[str] | None:
         if name in ALL_WORDS:
             boards.append(ALL_BOARDS)
             continue
-        board = admin.knowledge().board(name) or admin.bot.boards.lookup(name)
+        board = admin.board_named(name)
         if board is None:
             return None
         boards.append(board.id)
