@@ -247,6 +247,9 @@ class Bot:
         fresh = context.fresh(now) and not analysis.command
         turn.board = turn.knowledge.board(mentioned or turn.remembered_board)
         turn.day = analysis.date.day if analysis.date else None
+        # A card offered or answered earlier that staff undid since is not served ("2" picks nothing then).
+        context.choices = [turn.knowledge.live_card(card, msg.time) for card in context.choices]
+        context.card = turn.knowledge.live_card(context.card, msg.time) or None
 
         texts = answering.lean_on_context(self, turn, normalize(text, 500), fresh)
         if texts is None:
