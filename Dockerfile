@@ -1,4 +1,3 @@
-# syntax=docker/dockerfile:1
 # schoolbot in a container: `schoolbot serve`, tokens from the environment, the database on a volume.
 #   docker build -t schoolbot .
 #   docker run -d --name schoolbot -v schoolbot-data:/data -e SCHOOLBOT_TELEGRAM_TOKEN=... schoolbot
@@ -18,8 +17,10 @@ RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 FROM python:3.11-slim
 ENV PYTHONUNBUFFERED=1 \
     SCHOOLBOT_DATABASE_PATH=/data/schoolbot.db
-RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
-    pip install --no-cache-dir --no-index --find-links /wheels schoolbot \
+# (COPY, not a BuildKit bind mount: `docker build` works with the classic builder too)
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir --no-index --find-links /wheels schoolbot \
+ && rm -rf /wheels \
  && useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin schoolbot \
  && mkdir /data && chown schoolbot:schoolbot /data
 USER schoolbot

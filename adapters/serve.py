@@ -54,7 +54,7 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
         runners[name] = worker
         stoppable.add(name)
 
-    tasks = {asyncio.create_task(coro, name=f"serve:{name}"): name for name, coro in runners.items()}
+    tasks = {asyncio.create_task(_exit_held(coro), name=f"serve:{name}"): name for name, coro in runners.items()}
     stopper = asyncio.create_task(stop.wait(), name="serve:stop")
     _done, _ = await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
     stop.set()  # one platform ended or failed, or a signal came: stop everything
@@ -78,12 +78,35 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
         exc = task.exception()
         if exc is None:
             continue
+        if isinstance(exc, _Exited):  # the database deleted under it: its one line, after the others stopped
+            raise exc.exit
         if not isinstance(exc, PlatformStopped):
             log.error("%s stopped with an error", name, exc_info=exc)
             exc = PlatformStopped(f"{name}: stopped with an error: {redact(repr(exc))}")
         first_error = first_error or exc
     if first_error is not None:
         raise first_error
+
+
+class _Exited(Exception):
+    """A platform or worker asked the process to exit (SystemExit: the database was deleted under it)."""
+
+    def __init__(self, exit: SystemExit):
+        super().__init__(str(exit))
+        self.exit = exit
+
+
+async def _exit_held(coro: Awaitable[None]) -> None:
+    """Run one platform or worker, holding a SystemExit as an ordinary failure of its task.
+
+    A task that raises SystemExit makes the event loop raise it at once: the other platforms get no
+    shutdown, and the task's own exception, never retrieved, is logged at exit with a traceback of
+    some sixty lines after the one line that said what happened.
+    """
+    try:
+        await coro
+    except SystemExit as exc:
+        raise _Exited(exc) from None
 
 
 def delivery_workers(bot: Bot, settings: Settings, senders: dict[str, Sender],

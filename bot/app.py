@@ -11,17 +11,15 @@ from pathlib import Path
 from bot import prepared
 from bot.core import Bot, Memory, build_matcher, matcher_key
 from bot.matcher import IntentMatcher
-from bot.settings import DatabaseSettings, Settings, SettingsError
+from bot.replies import wording
+from bot.settings import DatabaseSettings, Settings, SettingsError, origin_of
 from knowledge.loader import ensure_default_knowledge
+from knowledge.records import DatabaseUnavailable
 from knowledge.store import Store, open_store
 
 # How long a start waits for another program's write lock before saying so. Others hold it
 # for milliseconds; a lock held this long is a stuck program or an open transaction.
 LOCK_WAIT_SECONDS = 3.0
-
-
-class DatabaseUnavailable(Exception):
-    """The database cannot be used (locked, read-only, not a database); the message says what to do."""
 
 
 def open_knowledge(settings: Settings) -> Store:
@@ -121,17 +119,35 @@ def build_bot(
     collecting = gc.isenabled()
     gc.disable()
     try:
+        wording()  # read now, so that a wording file with a key taken out stops the start, not a parent's answer
         store = store if store is not None else open_knowledge(settings)
         matcher = matcher if matcher is not None else prepared_matcher(store, settings)
         bot = Bot(store, settings, memory=memory, dry_run=dry_run, clock=clock, matcher=matcher)
     finally:
         if collecting:
             gc.enable()
+    check_role_boards(settings, bot)
     if dry_run:  # `ask` and `eval`: most never see a command, so the staff tools load on the first one
         bot.commands = _CommandsLoadedOnUse(bot, bot.commands)
     else:
         _register_extensions(bot)
     return bot
+
+
+def check_role_boards(settings: Settings, bot: Bot) -> None:
+    """SettingsError (one line) when `[roles] board_staff` names a board the database does not have: a
+    mistyped id would otherwise give that person no rights, silently."""
+    from bot.settings import parse_board_staff
+
+    for entry in settings.roles.board_staff:
+        for name in parse_board_staff(entry)[2]:
+            if bot.store.knowledge().board(name) is not None:
+                continue
+            meant = bot.boards.lookup(name)
+            hint = (f"did you mean {meant.id!r} ({meant.name})?" if meant is not None
+                    else "`schoolbot kb show` lists the boards and their ids")
+            raise SettingsError(f"{origin_of(settings)}[roles] board_staff {entry!r}: there is no board with the id "
+                                f"{name!r}: {hint}")
 
 
 def settle_after_build(*, long_lived: bool = True) -> None:

@@ -28,6 +28,7 @@ from bot.core import Bot
 from bot.evaluation import PLATFORM, alternatives, jsonl_lines, new_user
 from bot.messages import Incoming
 from bot.text import normalize
+from knowledge.reading import read_text
 
 UP_FRONT = 200  # reply_has words must be in this many first characters (a phone shows the start)
 LONG_REPLY = 400  # replies longer than this are counted: a wall of text on a phone
@@ -43,20 +44,19 @@ def file_kind(path: str) -> str:
     Lines that are not JSON objects are left to the reader of the kind, which says what is wrong with them.
     """
     first: dict[bool, int] = {}
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            try:
-                row = json.loads(line) if line.strip() else None
-            except json.JSONDecodeError:
-                continue
-            if not isinstance(row, dict):
-                continue
-            turns = "turns" in row
-            first.setdefault(turns, number)
-            if len(first) == 2:
-                this, other = ("conversation", "question") if turns else ("question", "conversation")
-                raise ValueError(f"{path}:{number}: a {this} line in a file of {other}s (line {first[not turns]}); "
-                                 "a file holds questions or conversations, not both")
+    for number, line in enumerate(read_text(path).splitlines(), 1):  # a regular file under the size limit
+        try:
+            row = json.loads(line) if line.strip() else None
+        except json.JSONDecodeError:
+            continue
+        if not isinstance(row, dict):
+            continue
+        turns = "turns" in row
+        first.setdefault(turns, number)
+        if len(first) == 2:
+            this, other = ("conversation", "question") if turns else ("question", "conversation")
+            raise ValueError(f"{path}:{number}: a {this} line in a file of {other}s (line {first[not turns]}); "
+                             "a file holds questions or conversations, not both")
     return "conversations" if first.get(True) else "questions"
 
 

@@ -17,7 +17,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
-from pathlib import Path
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -34,6 +33,7 @@ from bot.settings import Settings
 from bot.subjects import subjects_from
 from bot.text import normalize, storable
 from knowledge.model import Board, Card
+from knowledge.reading import read_bytes
 from knowledge.snapshot import Knowledge
 from knowledge.store import Store
 
@@ -117,7 +117,7 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
     boards = sorted(store.knowledge().boards.values(), key=lambda board: board.id)
     return prepared.digest(
         b"matcher", prepared.code_digest("bot", "knowledge"),
-        Path(settings.knowledge.intents).read_bytes(), repr(boards), repr(settings.matcher),
+        read_bytes(settings.knowledge.intents), repr(boards), repr(settings.matcher),
     )
 
 
@@ -247,6 +247,9 @@ class Bot:
         fresh = context.fresh(now) and not analysis.command
         turn.board = turn.knowledge.board(mentioned or turn.remembered_board)
         turn.day = analysis.date.day if analysis.date else None
+        # A card offered or answered earlier that staff undid since is not served ("2" picks nothing then).
+        context.choices = [turn.knowledge.live_card(card, msg.time) for card in context.choices]
+        context.card = turn.knowledge.live_card(context.card, msg.time) or None
 
         texts = answering.lean_on_context(self, turn, normalize(text, 500), fresh)
         if texts is None:

@@ -24,6 +24,7 @@ from bot.matcher import INTENTS
 from bot.messages import Incoming
 from bot.replies import PREVIEW_CHARS
 from bot.text import normalize
+from knowledge.reading import read_text
 
 PLATFORM = "cli"  # the platform of the users evaluations make up
 
@@ -205,14 +206,13 @@ def evaluate(bot: Bot, rows: Iterable[dict]) -> Report:
 
 def jsonl_lines(path: str):
     """(line number, value) for each non-blank line of a JSONL file; ValueError "file:line: ..." on bad JSON."""
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, 1):
-            if not line.strip():
-                continue
-            try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path}:{number}: not valid JSON: {exc}") from None
+    for number, line in enumerate(read_text(path).splitlines(), 1):  # a regular file under the size limit
+        if not line.strip():
+            continue
+        try:
+            yield number, json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not valid JSON: {exc}") from None
 
 
 def read_jsonl(path: str) -> list[dict]:

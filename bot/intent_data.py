@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.text import normalize
-from knowledge.loading import LoadError, read_yaml
+from knowledge.reading import LoadError, read_yaml, shown
 
 INTENTS = (
     "school_status",
@@ -54,7 +54,7 @@ def load_intents(path: str | Path) -> IntentData:
         raise LoadError(path, ["the file must be a mapping with an 'intents' mapping"])
     for key in data:
         if key not in {"slang", "intents", "out_of_scope"}:
-            problems.append(f"unknown section {key!r}; known: slang, intents, out_of_scope")
+            problems.append(f"unknown section {shown(key)}; known: slang, intents, out_of_scope")
     slang: dict[str, str] = {}
     raw_slang = data.get("slang") or {}
     if not isinstance(raw_slang, dict):
@@ -62,7 +62,7 @@ def load_intents(path: str | Path) -> IntentData:
         raw_slang = {}
     for word, replacement in raw_slang.items():
         if not isinstance(replacement, str) or not str(word).strip():
-            problems.append(f"slang[{word!r}]: the replacement must be text, got {replacement!r}")
+            problems.append(f"slang[{shown(word)}]: the replacement must be text, got {shown(replacement)}")
             continue
         slang[normalize(str(word))] = normalize(replacement)
     examples: list[tuple[str, str]] = []
@@ -84,7 +84,7 @@ def load_intents(path: str | Path) -> IntentData:
             raw_examples = []
         for index, example in enumerate(raw_examples):
             if not isinstance(example, str) or not example.strip():
-                problems.append(f"{where}.examples[{index}]: must be non-empty text, got {example!r}")
+                problems.append(f"{where}.examples[{index}]: must be non-empty text, got {shown(example)}")
             else:
                 examples.append((intent, example))
         raw_keywords = body.get("keywords") or {}
@@ -93,7 +93,7 @@ def load_intents(path: str | Path) -> IntentData:
             raw_keywords = {}
         for word, weight in raw_keywords.items():
             if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
-                problems.append(f"{where}.keywords[{word!r}]: weight must be a number in (0, 1], got {weight!r}")
+                problems.append(f"{where}.keywords[{shown(word)}]: weight must be a number in (0, 1], got {shown(weight)}")
                 continue
             keywords.setdefault(intent, {})[normalize(str(word))] = float(weight)
     missing = set(INTENTS) - set(data["intents"])

@@ -17,6 +17,8 @@ from bot import prepared
 from bot.commands import command, help_lines
 from bot.settings import CONFIG_DIR
 from bot.wording import Wording, load_wording
+from bot.wording_keys import SHIPPED_KEYS
+from knowledge.reading import LoadError, read_bytes
 
 PREVIEW_CHARS = 160
 MAX_SUPPORT = 2
@@ -32,10 +34,11 @@ def wording() -> Wording:
     from bot.dates.vocabulary import user_cache_dir
 
     try:
-        key = prepared.digest(b"wording", WORDING_FILE.read_bytes(), Path(__file__).read_bytes(), sys.version)
-    except OSError:
-        return load_wording(WORDING_FILE)
-    return prepared.load_or_build(key, lambda: load_wording(WORDING_FILE), user_cache_dir(), name="wording")
+        key = prepared.digest(b"wording", read_bytes(WORDING_FILE), Path(__file__).read_bytes(), sys.version)
+    except LoadError:
+        return load_wording(WORDING_FILE, SHIPPED_KEYS)  # the loader says what is wrong, naming the file
+    return prepared.load_or_build(key, lambda: load_wording(WORDING_FILE, SHIPPED_KEYS), user_cache_dir(),
+                                  name="wording")
 
 
 def say(key: str, language: str = "en", /, **fields: object) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import config
+from knowledge.reading import LoadError, read_text, shown
 
 # The shipped data (boards, intents, knowledge packs): the `config` package of the
 # distribution, beside bot/ in a clone and in site-packages once installed. Its
@@ -28,6 +29,11 @@ ENV_PREFIX = "SCHOOLBOT_"
 
 class SettingsError(ValueError):
     """A settings file or environment variable is wrong; the message names it."""
+
+
+def within(low: float, high: float | None = None) -> dict:
+    """A number setting's allowed range, checked by :func:`validate` for every key that has one."""
+    return {"range": (low, high)}
 
 
 @dataclass(frozen=True)
@@ -46,9 +52,11 @@ class KnowledgeSettings:
 
 @dataclass(frozen=True)
 class MatcherSettings:
-    min_confidence: float = 0.35  # below this best score the bot abstains
-    min_margin: float = 0.02  # best minus second best intent score; below it the bot abstains
-    max_chars: int = 2000  # longer messages are matched on their first max_chars characters
+    min_confidence: float = field(default=0.35, metadata=within(0, 1))  # below this best score the bot abstains
+    # best minus second best intent score; below it the bot abstains
+    min_margin: float = field(default=0.02, metadata=within(0, 1))
+    # longer messages are matched on their first max_chars characters
+    max_chars: int = field(default=2000, metadata=within(50))
 
 
 @dataclass(frozen=True)
@@ -57,14 +65,15 @@ class TelegramSettings:
     base_url: str = ""  # a self-hosted Bot API server, e.g. http://127.0.0.1:8081/bot
     webhook_url: str = ""
     webhook_listen: str = "127.0.0.1"
-    webhook_port: int = 8443
+    webhook_port: int = field(default=8443, metadata=within(1, 65535))
     webhook_secret: str = field(default="", repr=False)
 
 
 @dataclass(frozen=True)
 class DiscordSettings:
     token: str = field(default="", repr=False)
-    dm_pace_seconds: float = 1.0  # pause between broadcast DMs: fast DM fan-out looks like spam
+    # pause between broadcast DMs: fast DM fan-out looks like spam
+    dm_pace_seconds: float = field(default=1.0, metadata=within(0))
 
 
 @dataclass(frozen=True)
@@ -77,16 +86,19 @@ class RolesSettings:
 
 @dataclass(frozen=True)
 class LimitsSettings:
-    broadcast_max_chars: int = 3500
-    status_note_max_chars: int = 1000
-    delivery_concurrency: int = 8  # sends in flight at once per platform worker
-    telegram_per_second: float = 30.0  # overall; 0 turns the limiter off (benchmarks)
+    broadcast_max_chars: int = field(default=3500, metadata=within(50))
+    status_note_max_chars: int = field(default=1000, metadata=within(50))
+    delivery_concurrency: int = field(default=8, metadata=within(1, 1000))  # sends in flight per platform worker
+    # overall; 0 turns the limiter off (benchmarks)
+    telegram_per_second: float = field(default=30.0, metadata=within(0))
 
 
 @dataclass(frozen=True)
 class AnswersSettings:
-    stale_after_days: int = 3  # a status answer whose newest news is older says so in its first line
-    coverage_days: int = 30  # a pack with no `ended` covers this long after its newest news
+    # a status answer whose newest news is older says so in its first line
+    stale_after_days: int = field(default=3, metadata=within(0, 365))
+    # a pack with no `ended` covers this long after its newest news
+    coverage_days: int = field(default=30, metadata=within(1, 3650))
 
 
 @dataclass(frozen=True)
@@ -165,12 +177,12 @@ def _build_section(name: str, given: Mapping[str, Any], origin: str) -> Any:
 def find_config_file(explicit: str | None, environ: Mapping[str, str]) -> Path | None:
     if explicit:
         path = Path(explicit)
-        if not path.is_file():
+        if not path.exists():  # anything else that is not a regular file: the reader says what it is
             raise SettingsError(f"settings file {explicit} does not exist")
         return path
     if environ.get("SCHOOLBOT_CONFIG"):
         path = Path(environ["SCHOOLBOT_CONFIG"])
-        if not path.is_file():
+        if not path.exists():
             raise SettingsError(f"SCHOOLBOT_CONFIG points at {path}, which does not exist")
         return path
     local = Path("schoolbot.toml")
@@ -186,7 +198,9 @@ def load_settings(path: str | None = None, environ: Mapping[str, str] | None = N
     if config_file is not None:
         origin = str(config_file)
         try:
-            data = tomllib.loads(config_file.read_text(encoding="utf-8"))
+            data = tomllib.loads(read_text(config_file))  # a regular file under the size limit
+        except LoadError as exc:
+            raise SettingsError(str(exc)) from None
         except tomllib.TOMLDecodeError as exc:
             raise SettingsError(f"{config_file}: not valid TOML: {exc}") from None
     for section in data:
@@ -225,19 +239,38 @@ def load_settings(path: str | None = None, environ: Mapping[str, str] | None = N
 
 
 def validate(settings: Settings) -> None:
-    m = settings.matcher
-    if not 0 <= m.min_confidence <= 1:
-        raise SettingsError(f"[matcher] min_confidence must be between 0 and 1, got {m.min_confidence}")
-    if not 0 <= m.min_margin <= 1:
-        raise SettingsError(f"[matcher] min_margin must be between 0 and 1, got {m.min_margin}")
-    if m.max_chars < 50:
-        raise SettingsError(f"[matcher] max_chars must be at least 50, got {m.max_chars}")
+    """Every number within its range, a real time zone, well-formed roles; one line naming the key otherwise."""
+    for name in SECTIONS:
+        section = getattr(settings, name)
+        for key in dataclasses.fields(section):
+            if "range" not in key.metadata:
+                continue
+            low, high = key.metadata["range"]
+            value = getattr(section, key.name)
+            if value < low or (high is not None and value > high):
+                allowed = f"between {low:g} and {high:g}" if high is not None else f"at least {low:g}"
+                raise SettingsError(f"{origin_of(settings)}[{name}] {key.name} must be {allowed}, got {value:g} "
+                                    f"(set it in the settings file or SCHOOLBOT_{name.upper()}_{key.name.upper()})")
+    _check_timezone(settings.knowledge.timezone, origin_of(settings))
     for entry in settings.roles.province_admins:
         parse_user_ref(entry, "[roles] province_admins")
     for entry in settings.roles.board_staff:
         parse_board_staff(entry)
-    if settings.limits.delivery_concurrency < 1:
-        raise SettingsError("[limits] delivery_concurrency must be at least 1")
+
+
+def origin_of(settings: Settings) -> str:
+    """"file: " before a message about a setting read from a file; nothing for the defaults and environment."""
+    return "" if settings.source == "defaults" else f"{settings.source}: "
+
+
+def _check_timezone(name: str, origin: str) -> None:
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SettingsError(f"{origin}[knowledge] timezone {shown(name)} is not a time zone: use an IANA name "
+                            "such as America/Toronto (or SCHOOLBOT_KNOWLEDGE_TIMEZONE)") from None
 
 
 def parse_user_ref(entry: str, where: str) -> tuple[str, str]:

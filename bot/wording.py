@@ -36,8 +36,9 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-def load_wording(path: str | Path) -> Wording:
-    """Read and validate a wording file; raises LoadError naming every bad entry."""
+def load_wording(path: str | Path, required: frozenset[str] = frozenset()) -> Wording:
+    """Read and validate a wording file; raises LoadError naming every bad entry, and each `required` key
+    it does not have (the bot's own file must have every key it shipped with: bot.wording_keys)."""
     path = str(path)
     data = read_yaml(path)
     if not isinstance(data, dict) or not data:
@@ -69,6 +70,10 @@ def load_wording(path: str | Path) -> Wording:
         except (ValueError, IndexError) as exc:
             problems.append(f"{key}.en: not a valid text with {{fields}}: {exc}")
         texts[str(key)] = {"en": english, "fr": french}
+    missing = sorted(required - texts.keys())
+    if missing:
+        problems.append(f"{len(missing)} key(s) the bot says are missing: {', '.join(missing[:5])}"
+                        f"{', ...' if len(missing) > 5 else ''}; put them back from the shipped wording.yaml")
     if problems:
         raise LoadError(path, problems)
     return Wording(texts, tuple(warnings))

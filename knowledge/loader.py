@@ -7,6 +7,7 @@ from pathlib import Path
 
 from knowledge.loading import load_boards, load_knowledge
 from knowledge.model import KnowledgeFile
+from knowledge.reading import read_bytes
 from knowledge.store import Store
 
 
@@ -14,7 +15,7 @@ def _digest(*paths: str | Path) -> str:
     h = hashlib.sha256()
     for path in paths:
         h.update(str(path).encode())
-        h.update(Path(path).read_bytes())
+        h.update(read_bytes(path))
     return h.hexdigest()
 
 

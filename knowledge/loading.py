@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from datetime import date, datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -33,55 +32,9 @@ from knowledge.model import (
     WithdrawnService,
 )
 from knowledge.packs import legacy_header, read_header
+from knowledge.reading import LoadError, read_yaml, shown
 
-
-class LoadError(ValueError):
-    """A config file is wrong. ``problems`` lists each problem in words."""
-
-    def __init__(self, path: str, problems: list[str]):
-        self.path = path
-        self.problems = problems
-        shown = problems[:20]
-        more = f"\n  ... and {len(problems) - 20} more" if len(problems) > 20 else ""
-        super().__init__(
-            f"{path}: {len(problems)} problem(s), nothing loaded:\n  " + "\n  ".join(shown) + more
-        )
-
-
-@lru_cache(maxsize=1)
-def _loader():
-    """libyaml's C loader when PyYAML has it (its wheels do): ~10x faster, same safe subset; but a date
-    or time YAML cannot build (2019-02-30, hour 25) stays text, so the field's reader reports it with
-    the file, the entry and the problem."""
-    import yaml
-
-    class Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-        pass
-
-    def timestamp_or_text(loader, node):
-        try:
-            return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
-        except ValueError:
-            return loader.construct_scalar(node)
-
-    Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp_or_text)
-    return Loader
-
-
-def read_yaml(path: str | Path) -> Any:
-    import yaml  # on first use: `schoolbot ask` with a prepared matcher reads no YAML
-
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LoadError(str(path), ["file not found"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LoadError(str(path), [f"cannot read: {exc}"]) from None
-    try:
-        return yaml.load(text, Loader=_loader())
-    except yaml.YAMLError as exc:
-        raise LoadError(str(path), [f"not valid YAML: {exc}"]) from None
+__all__ = ["LoadError", "read_yaml", "load_boards", "load_knowledge"]
 
 
 class _Entry:
@@ -129,7 +82,7 @@ def _entries(data: Any, section: str, path: str, problems: list[str], required: 
     named = []
     for index, raw in enumerate(items):
         label = raw.get("id") or raw.get("file") if isinstance(raw, dict) else None
-        named.append((f"{section}[{index}]" + (f" ({label})" if label else ""), raw))
+        named.append((f"{section}[{index}]" + (f" ({str(label)[:40]})" if label else ""), raw))
     return named
 
 
@@ -142,10 +95,10 @@ def _check_short(board: Board, e: _Entry, owner: dict[str, str]) -> None:
     if not short or not board.name:
         return
     if len(short) > SHORT_NAME_MAX or len(short) >= len(board.name):
-        e.fail(f"short name {short!r} must be shorter than the name and at most {SHORT_NAME_MAX} characters")
+        e.fail(f"short name {shown(short)} must be shorter than the name and at most {SHORT_NAME_MAX} characters")
     key = short.casefold()
     if key in owner and owner[key] != board.id:
-        e.fail(f"short name {short!r} is also the short name of {owner[key]!r}; a short name must name one board")
+        e.fail(f"short name {shown(short)} is also the short name of {shown(owner[key])}; a short name must name one board")
     owner[key] = board.id
 
 
@@ -175,21 +128,21 @@ def load_boards(path: str | Path) -> tuple[Board, ...]:
         if board.id is None:
             continue
         if board.id in seen:
-            e.fail(f"id {board.id!r} is used twice (also {seen[board.id]})")
+            e.fail(f"id {shown(board.id)} is used twice (also {seen[board.id]})")
         seen[board.id] = where
         _check_short(board, e, short_owner)
         for alias in (board.aliases or ()):
             key = alias.lower()
             owner = alias_owner.get(key)
             if owner and owner != board.id:
-                e.fail(f"alias {alias!r} is also an alias of {owner!r}; an alias must name one board")
+                e.fail(f"alias {shown(alias)} is also an alias of {shown(owner)}; an alias must name one board")
             alias_owner[key] = board.id
         boards.append(board)
     if problems:
         raise LoadError(path, problems)
     for board in boards:
         if board.id in alias_owner and alias_owner[board.id] != board.id:
-            problems.append(f"board {board.id!r}: its id is an alias of {alias_owner[board.id]!r}")
+            problems.append(f"board {shown(board.id)}: its id is an alias of {shown(alias_owner[board.id])}")
     if problems:
         raise LoadError(path, problems)
     return tuple(boards)
@@ -206,7 +159,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
     known_sections = {"pack", "sources", "facts", "statuses", "withdrawn_services", "timeline", "cards"}
     for key in data:
         if key not in known_sections:
-            problems.append(f"unknown section {key!r}; known: {', '.join(sorted(known_sections))}")
+            problems.append(f"unknown section {shown(key)}; known: {', '.join(sorted(known_sections))}")
     boards = set(board_ids) | {ALL_BOARDS}
     info = (read_header(data["pack"], path, boards - {ALL_BOARDS}, intents, problems) if "pack" in data
             else legacy_header(path))
@@ -224,6 +177,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         return fr
 
     sources: dict[str, Source] = {}
+    listed: set[str] = set()  # every source named under 'sources', its own fields right or not
     for where, raw in _entries(data, "sources", path, problems):
         e = _Entry(raw, where, problems)
         source = Source(
@@ -235,8 +189,10 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
             pack=pack,
         )
         e.finish()
-        if source.file in sources:
-            e.fail(f"source {source.file!r} is listed twice")
+        if source.file in listed:
+            e.fail(f"source {shown(source.file)} is listed twice")
+        if source.file:
+            listed.add(source.file)  # a wrong 'published' is its own one problem, not one more per entry citing it
         if source.file and source.published:
             sources[source.file] = source
 
@@ -246,12 +202,12 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         entry_id = e.get("id", _ident)
         section = e.where.split("[", 1)[0]
         if (section, entry_id) in ids:
-            e.fail(f"id {entry_id!r} is used twice (also {ids[section, entry_id]})")
+            e.fail(f"id {shown(entry_id)} is used twice (also {ids[section, entry_id]})")
         elif entry_id:
             ids[section, entry_id] = e.where
         source = e.get("source", _text)
-        if source and source not in sources:
-            e.fail(f"source {source!r} is not listed under 'sources'")
+        if source and source not in listed:
+            e.fail(f"source {shown(source)} is not listed under 'sources'")
         published = e.get("published", _time, required=False)
         if published is None and source in sources:
             published = sources[source].published
@@ -277,7 +233,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         entry_id, source, published = common(e)
         board = e.get("board", _text)
         if board and board not in boards:
-            e.fail(f"board {board!r} is not in boards.yaml (nor 'all')")
+            e.fail(f"board {shown(board)} is not in boards.yaml (nor 'all')")
         if "from" not in e.raw:
             e.fail("'from' is missing")
         start, until = window(e)
@@ -324,7 +280,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
     card_ids = {card.id for card in cards}
     for card in cards:
         if card.replaces and card.replaces not in card_ids:
-            problems.append(f"cards ({card.id}): 'replaces' names {card.replaces!r}, which is not a card in this file")
+            problems.append(f"cards ({card.id}): 'replaces' names {shown(card.replaces)}, which is not a card in this file")
     cards = _inherit_phrasings(cards)
     for card in cards:
         warn_missing_french(f"cards ({card.id})", card.fr, ("question", "answer", *(("details",) if card.details else ())))
@@ -374,7 +330,7 @@ def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boar
     card_boards = e.get("boards", _strings, required=False, default=())
     for board in card_boards:
         if board not in boards or board == ALL_BOARDS:
-            e.fail(f"board {board!r} is not in boards.yaml (leave 'boards' out for every board)")
+            e.fail(f"board {shown(board)} is not in boards.yaml (leave 'boards' out for every board)")
     valid_until = e.get("valid_until", _time, required=False)
     if valid_until is not None and published is not None and valid_until <= published:
         e.fail(f"'valid_until' {valid_until.isoformat()} is not after 'published' {published.isoformat()}")
@@ -402,7 +358,7 @@ def _topic(topics: set[str]) -> Callable[[Any], str]:
     def convert(value: Any) -> str:
         topic = _ident(value)
         if topic not in topics:
-            raise ValueError(f"{topic!r} is neither an intent nor a topic of the pack (pack.topics); "
+            raise ValueError(f"{shown(topic)} is neither an intent nor a topic of the pack (pack.topics); "
                              f"known: {', '.join(sorted(topics))}")
         return topic
 
@@ -413,7 +369,7 @@ def _french_of(keys: tuple[str, ...]) -> Callable[[Any], dict]:
     """The converter of an entry's `fr:` mapping holding French for `keys`."""
     def convert(value: Any) -> dict:
         if not isinstance(value, dict):
-            raise ValueError(f"expected a mapping of French texts ({', '.join(keys)}), got {value!r}")
+            raise ValueError(f"expected a mapping of French texts ({', '.join(keys)}), got {shown(value)}")
         unknown = sorted(set(map(str, value)) - set(keys))
         if unknown:
             raise ValueError(f"unknown French field(s) {', '.join(unknown)}; known: {', '.join(keys)}")

@@ -16,6 +16,7 @@ from typing import Any
 
 from knowledge import fields
 from knowledge.model import ALL_BOARDS
+from knowledge.reading import shown
 
 # Status words every pack may use, in English and French.
 BUILTIN_STATUSES: dict[str, tuple[str, str]] = {
@@ -143,13 +144,13 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
             return None
 
     for key in sorted(set(map(str, raw)) - HEADER_FIELDS):
-        problems.append(f"pack: unknown field {key!r}; known: {', '.join(sorted(HEADER_FIELDS))}")
+        problems.append(f"pack: unknown field {shown(key)}; known: {', '.join(sorted(HEADER_FIELDS))}")
     boards: tuple[str, ...] = (ALL_BOARDS,)
     if raw.get("boards") not in (None, ALL_BOARDS):
         boards = get("boards", "strings") or ()
         for board in boards:
             if board not in board_ids:
-                problems.append(f"pack.boards: {board!r} is not in boards.yaml")
+                problems.append(f"pack.boards: {shown(board)} is not in boards.yaml")
     phases = []
     for where, item in _mappings(raw, "phases", "id and name", {"id", "name", "name_fr", "from", "until"}, problems):
         phase = Phase(get("id", "ident", True, where, item) or "", get("name", "text", True, where, item) or "",
@@ -166,13 +167,13 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
     for where, item in _mappings(raw, "topics", "id and intent", {"id", "intent"}, problems):
         intent = get("intent", "text", True, where, item)
         if intent and intent not in intents:
-            problems.append(f"{where}.intent: {intent!r} is not an intent; known: {', '.join(intents)}")
+            problems.append(f"{where}.intent: {shown(intent)} is not an intent; known: {', '.join(intents)}")
         topics.append(PackTopic(get("id", "ident", True, where, item) or "", intent or "unknown"))
     for kind, items in (("phase", phases), ("status", statuses), ("topic", topics)):
         seen = set()
         for item in items:
             if item.id in seen:
-                problems.append(f"pack: {kind} id {item.id!r} is used twice")
+                problems.append(f"pack: {kind} id {shown(item.id)} is used twice")
             seen.add(item.id)
     for key, limit in LIMITS.items():
         values = raw.get(key)

@@ -18,6 +18,10 @@ from typing import Any
 log = logging.getLogger("schoolbot.store")
 
 
+class DatabaseUnavailable(Exception):
+    """The database cannot be used (locked, read-only, not a database); the message says what to do."""
+
+
 class DatabaseGone(SystemExit):
     """The database file was deleted or replaced under the running process.
 

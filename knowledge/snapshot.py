@@ -247,6 +247,14 @@ class Knowledge:
         """The header of the active pack an entry belongs to (None for an entry of no active pack)."""
         return self.packs.get(getattr(entry, "pack", ""))
 
+    def live_card(self, card_id: str | None, at: datetime) -> str:
+        """A card id a conversation remembers (a choice offered, the card that answered), if that card still
+        answers at `at`; "" for one staff undid since, or that expired or is gone."""
+        card = self.card_by_id.get(card_id) if card_id else None
+        live = card is not None and _visible(card.published, card.retracted, at) and \
+            (card.valid_until is None or at < card.valid_until)
+        return card_id if live else ""
+
     def cards_at(self, at: datetime) -> list[Card]:
         """The cards that answer at `at`: published, not retracted, not expired, not replaced by a newer one."""
         published = [c for c in self.cards if _visible(c.published, c.retracted, at)]

@@ -2,7 +2,7 @@
 
 One module per group of commands, each with a `register(sub, common)`:
 questions (chat, ask, eval), kb (load, show), staff (broadcast, deliveries,
-deliver), roles (grant, revoke, roles, audit), platforms (serve, discord sync), database (backup).
+deliver), roles (grant, revoke, roles, audit), platforms (serve, discord sync), database (init, backup).
 Building the parser imports
 none of the platform libraries, asyncio or the admin/outbox modules: each
 command imports what it needs when it runs, so `schoolbot ask` starts fast.
@@ -19,11 +19,10 @@ from adapters.cli import database, kb, platforms, questions, roles, staff
 from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
 from adapters.errors import UsageError
 from adapters.redaction import redact_handlers
-from bot.app import DatabaseUnavailable
 from bot.files import UnsafeTarget, WriteFailed
 from bot.settings import SettingsError
-from knowledge.loading import LoadError
-from knowledge.records import DatabaseGone
+from knowledge.reading import LoadError
+from knowledge.records import DatabaseGone, DatabaseUnavailable
 
 GROUPS = (questions, kb, platforms, staff, roles, database)  # each: register(sub, common) and the COMMANDS it adds
 
@@ -33,7 +32,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     all twenty subcommands costs a few milliseconds that `schoolbot ask` should not pay."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", help="settings file (default: $SCHOOLBOT_CONFIG, else ./schoolbot.toml if present)")
-    common.add_argument("--db", help="database file (overrides [database] path; created on first use, in a folder that exists)")
+    common.add_argument("--db", help="database file (overrides [database] path); chat, ask, eval, serve, deliver, kb load "
+                                     "and init create it, in a folder that exists; other commands need it to exist")
 
     parser = argparse.ArgumentParser(
         prog="schoolbot",

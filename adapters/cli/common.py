@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
 from datetime import datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from adapters.errors import UsageError
-from bot.settings import Settings, load_settings
+from bot.settings import DatabaseSettings, Settings, load_settings
 
 if TYPE_CHECKING:  # pragma: no cover
     from knowledge.store import Store
@@ -32,12 +33,29 @@ def settings_from(args: argparse.Namespace) -> Settings:
     return settings
 
 
-def open_from(args: argparse.Namespace) -> tuple[Settings, Store]:
-    """Settings and the opened knowledge store (filled with the shipped knowledge on first use)."""
+def open_from(args: argparse.Namespace, *, create: bool = False) -> tuple[Settings, Store]:
+    """Settings and the opened knowledge store, which must exist unless `create` (or it is the default
+    ``schoolbot.db`` in the working directory); a new one is filled with the shipped knowledge."""
     from bot.app import open_knowledge
 
     settings = settings_from(args)
+    if not create:
+        check_database_exists(settings.database.path)
     return settings, open_knowledge(settings)
+
+
+def check_database_exists(path: str) -> None:
+    """UsageError (one line) when a command that works on the bot's data is pointed at no database.
+
+    Commands that start the bot (chat, ask, eval, serve, deliver) or load a pack, and `schoolbot init`, make a
+    new database; the others (grant, roles, audit, broadcast, deliveries, kb list/use/...) would only
+    make an empty one under a mistyped name and act on it, so they say so instead. The default database
+    (``schoolbot.db`` in the working directory) is still made on first use by any command.
+    """
+    if path == ":memory:" or path.startswith("file:") or path == DatabaseSettings.path or os.path.lexists(path):
+        return
+    raise UsageError(f"there is no database at {path}: correct --db, [database] path or SCHOOLBOT_DATABASE_PATH; "
+                     f"to start a new one there, run `schoolbot init --db {path}`")
 
 
 def parse_time(value: str, settings: Settings) -> datetime:

@@ -9,12 +9,23 @@ from adapters.cli.common import open_from, settings_from
 from adapters.errors import UsageError
 
 
+def shipped_pack(name: str) -> str | None:
+    """The file of a pack shipped with schoolbot (config/knowledge/, inside the package once installed) by its
+    id, when `name` is one and not a file here: `kb load cupe-2022-walkout` works from a wheel too."""
+    from bot.settings import CONFIG_DIR
+    from knowledge.fields import ID_PATTERN
+
+    path = CONFIG_DIR / "knowledge" / f"{name}.yaml"
+    return str(path) if ID_PATTERN.match(name) and not os.path.exists(name) and path.is_file() else None
+
+
 def cmd_kb_load(args: argparse.Namespace) -> int:
     from knowledge.loader import load_boards_file, validate_knowledge_file
     from knowledge.loading import read_yaml
 
-    _, store = open_from(args)
+    _, store = open_from(args, create=True)  # loading a pack is a way to start a database
     for path in args.files:
+        path = shipped_pack(path) or path
         data = read_yaml(path)
         if isinstance(data, dict) and "boards" in data:
             count = load_boards_file(store, path)
@@ -44,15 +55,15 @@ def cmd_kb_validate(args: argparse.Namespace) -> int:
     else:
         boards = [board.id for board in load_boards(settings.knowledge.boards)]
     for path in args.files:
-        kfile = load_knowledge(path, boards)
+        kfile = load_knowledge(shipped_pack(path) or path, boards)
         entries = {"sources": kfile.sources, "facts": kfile.facts, "cards": kfile.cards, "statuses": kfile.statuses,
                    "withdrawn_services": kfile.withdrawn_services, "timeline": kfile.timeline}
         print(f"{path}: pack {kfile.pack.id} ({kfile.pack.title}) is valid: "
               + ", ".join(f"{len(v)} {k}" for k, v in entries.items()) + "; nothing loaded")
-        for warning in kfile.warnings[:10]:
+        if kfile.warnings:  # every one: `kb load` points here to see them all
+            print(f"  {len(kfile.warnings)} warning(s):")
+        for warning in kfile.warnings:
             print(f"  warning: {warning}")
-        if len(kfile.warnings) > 10:
-            print(f"  ... and {len(kfile.warnings) - 10} more warnings")
     return 0
 
 
@@ -72,13 +83,21 @@ def cmd_kb_list(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_use(args: argparse.Namespace) -> int:
+    from knowledge.loader import load_knowledge_file
+
     _, store = open_from(args)
+    have = {p["id"] for p in store.packs()}
+    for pack in args.packs:
+        path = shipped_pack(pack) if pack not in have else None
+        if path is not None:  # a shipped pack not loaded yet (cupe-2022-walkout): loaded on first use
+            load_knowledge_file(store, path)
+            print(f"{pack}: loaded from the shipped packs ({path})")
     try:
         store.use_packs(args.packs)
     except KeyError as missing:
         known = ", ".join(p["id"] for p in store.packs()) or "none"
         raise UsageError(f"no pack {missing.args[0]} in the database (known: {known}); "
-                         "load it first: schoolbot kb load FILE") from None
+                         "load it first: schoolbot kb load FILE (the pack's id is its header's `id:`)") from None
     print("active: " + ", ".join(args.packs) + (" (staff changes in chat go into "
                                                 f"{args.packs[0]})" if len(args.packs) > 1 else ""))
     return 0

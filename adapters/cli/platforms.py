@@ -36,6 +36,8 @@ def register_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
     p.add_argument("--polling", action="store_true", help="Telegram: long polling even if a webhook_url is configured")
     p.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     p.add_argument("--debug", action="store_true", help="log the bot's debug messages (libraries stay quiet)")
+    p.add_argument("--check", action="store_true",
+                   help="check settings, tokens, data files and the database as serve would, then exit (0: ready)")
     p.set_defaults(func=cmd_serve)
 
 
@@ -81,6 +83,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         with only_instance(settings.database.path):
             bot = build_bot(settings)
+            if args.check:  # everything serve reads before it connects: a service manager's pre-start check
+                bot.store.close()
+                print(f"ready to serve {', '.join(wanted)} on {settings.database.path}")
+                return 0
             settle_after_build()
             try:
                 asyncio.run(serve(bot, settings, wanted))

@@ -115,13 +115,11 @@ def _option(name: str) -> str:
 
 
 def _read(reader, path: str):
-    """What `reader` makes of the file; a missing or wrong file is one line (UsageError)."""
+    """What `reader` makes of the file; a missing or wrong file is one line (UsageError).
+
+    The file is read by knowledge.reading (a missing file, a folder, a FIFO: a LoadError, a ValueError)."""
     try:
         return reader(path)
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except OSError as exc:  # a directory, no permission: one line too
-        raise UsageError(f"{path}: {exc.strerror or exc}") from None
     except ValueError as exc:  # file:line: what is wrong (a bad byte in the file too)
         raise UsageError(str(exc)) from None
 

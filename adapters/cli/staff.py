@@ -14,10 +14,10 @@ import getpass
 import sys
 import time
 from datetime import datetime
-from pathlib import Path
 
 from adapters.cli.common import configured_platforms, open_from
 from adapters.errors import PlatformStopped, UsageError
+from knowledge.reading import read_text
 
 CLI_PLATFORM = "cli"
 _NAMES = {"en": "English", "fr": "French"}
@@ -41,7 +41,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     if args.text is None and args.text_file is None:
         raise UsageError("give the message with --text TEXT or --text-file FILE (- for stdin)")
     if args.text_file is not None:
-        body = sys.stdin.read() if args.text_file == "-" else Path(args.text_file).read_text(encoding="utf-8")
+        body = sys.stdin.read() if args.text_file == "-" else read_text(args.text_file)
         body = body.rstrip("\n")
     else:
         body = args.text
@@ -261,7 +261,7 @@ def cmd_deliver(args: argparse.Namespace) -> int:
 
     from bot.broadcast import Outbox
 
-    settings, store = open_from(args)
+    settings, store = open_from(args, create=True)  # a service, like serve: its first start makes the database
     senders_for = [p for p in configured_platforms(settings) if not args.platform or p in args.platform]
     if not senders_for:
         raise UsageError("no platform to deliver to: set [telegram] token or [discord] token in the settings")

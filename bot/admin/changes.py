@@ -23,7 +23,7 @@ from bot.messages import Incoming
 from bot.replies import say, wording
 from bot.roles import Rights, Roles
 from bot.wording import LANGUAGES
-from knowledge.model import ALL_BOARDS
+from knowledge.model import ALL_BOARDS, Board
 from knowledge.snapshot import Knowledge
 
 PENDING_TTL = timedelta(minutes=30)
@@ -76,12 +76,17 @@ class Admin:
                 raise UsageProblem.of("admin_needs_one_board")
             board_id = ALL_BOARDS
         else:
-            board = self.knowledge().board(name) or self.bot.boards.lookup(name)
+            board = self.board_named(name)
             if board is None:
                 raise UsageProblem.of("admin_unknown_board", name=repr(token))
             board_id = board.id
         self.check_rights(rights, board_id)
         return board_id
+
+    def board_named(self, name: str) -> Board | None:
+        """The board a staff member means: its id, or any name parents use for it (alias, short name, place,
+        a near spelling: "peel", "tdbs"), as every staff command reads a board."""
+        return self.knowledge().board(name) or self.bot.boards.lookup(name)
 
     @staticmethod
     def check_rights(rights: Rights, board_id: str) -> None:

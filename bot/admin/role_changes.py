@@ -27,15 +27,28 @@ def parse_role(admin: Admin, what: str) -> tuple[str, list[str]]:
     what = what.strip().lower()
     if what in ("province", "province-admin", "admin"):
         return PROVINCE_ROLE, []
-    boards = []
-    for name in (w for w in re.split(r"[\s,]+", what) if w and w != "staff"):
-        board = admin.knowledge().board(name)
-        if board is None:
-            raise UsageProblem.of("admin_unknown_board_id", id=repr(name))
-        boards.append(board.id)
+    boards = board_ids(admin, re.sub(r"^staff\b", "", what))
     if not boards:
         raise UsageProblem.of("admin_grant_which_role")
     return STAFF, boards
+
+
+def board_ids(admin: Admin, text: str) -> list[str]:
+    """The ids of the boards a text names, in order, once each: ids or the names parents use, separated by
+    commas or spaces ('tdsb tcdsb', 'peel, tdbs'); words that do not each name a board are read as one
+    name ('york catholic')."""
+    boards: list[str] = []
+    for part in text.lower().split(","):
+        words = part.split()
+        if not words:
+            continue
+        found = [admin.board_named(word) for word in words]
+        if not all(found):
+            found = [admin.board_named(" ".join(words))]
+        if found[0] is None:
+            raise UsageProblem.of("admin_unknown_board", name=repr(part.strip()))
+        boards += [board.id for board in found if board.id not in boards]
+    return boards
 
 
 @staff_command("grant", (
@@ -69,7 +82,7 @@ def revoke(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not parts:
         raise UsageProblem.of("admin_revoke_who")
     platform, user_id = _who(parts[0])
-    boards = [w for w in re.split(r"[\s,]+", parts[1].lower()) if w] if len(parts) > 1 else []
+    boards = board_ids(admin, parts[1]) if len(parts) > 1 else []
     lang = admin.language(msg)
     problem = revoke_problem(admin, platform, user_id, boards, lang)
     if problem:
@@ -159,7 +172,7 @@ def role_from_cli(admin: Admin, operator: Operator, kind: str, who: str, what: s
         role, boards = parse_role(admin, what)
         action = {"kind": "grant", "platform": platform, "user_id": user_id, "role": role, "boards": boards}
     else:
-        boards = [w for w in re.split(r"[\s,]+", what.lower()) if w]
+        boards = board_ids(admin, what)
         problem = revoke_problem(admin, platform, user_id, boards)
         if problem:
             return problem

@@ -6,9 +6,10 @@ import re
 
 from bot.admin.changes import Admin, applies
 from bot.admin.knowledge_changes import new_id
-from bot.admin.parsing import ALL_WORDS, UsageProblem, entry_dict
+from bot.admin.parsing import ALL_WORDS, InLanguages, UsageProblem, entry_dict
 from bot.admin.permissions import staff_command
 from bot.admin.vocabulary import topic_words
+from bot.matcher import FILLER
 from bot.messages import Incoming
 from bot.replies import say, source_name
 from bot.roles import Rights
@@ -19,6 +20,13 @@ TEACH_USAGE = (
     "  Parts are separated by | or new lines; BOARD is a board, several (tdsb, tcdsb) or all (province admins).\n"
     "  e.g. /teach tdsb | Are lunchrooms supervised? | Yes: lunch supervision continues at TDSB schools. "
     "| source: TDSB letter of Oct 3")
+# A taught card's `source:` cites one of the knowledge's sources (by its file name or title), or says in staff's
+# own words where the answer comes from: one line of at most SOURCE_MAX_CHARS, without the words that claim an
+# authority (official, ministry, government...): those are for the pack's sources, which name a published
+# document a person checked. A taught card is said with its source on every answer.
+SOURCE_MAX_CHARS = 200
+RESERVED_SOURCE_WORDS = re.compile(r"\b(?:official(?:ly)?|ministry|minist(?:er|re|ère)|government|gouvernement|"
+                                   r"officiel(?:le)?(?:ment)?|ontario\.ca)\b", re.IGNORECASE)
 LABELS = {"source": "source", "src": "source", "from": "source", "also": "phrasings", "phrasings": "phrasings",
           "asked as": "phrasings", "details": "details", "more": "details", "topic": "topic",
           # French
@@ -40,7 +48,7 @@ def _boards(admin: Admin, text: str, rights: Rights) -> list[str] | None:
         if name in ALL_WORDS:
             boards.append(ALL_BOARDS)
             continue
-        board = admin.knowledge().board(name) or admin.bot.boards.lookup(name)
+        board = admin.board_named(name)
         if board is None:
             return None
         boards.append(board.id)
@@ -75,7 +83,10 @@ def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
     phrasings = [p.strip() for text in fields["phrasings"] for p in text.split(";") if p.strip()]
     for text, what in ((question, "admin_what_question"), (answer, "admin_what_answer"), (details, "admin_what_details")):
         admin.check_length(text, what)
-    source = fields["source"][0] if fields["source"] else admin.source_label(rights, boards[0])
+    source = _source(admin, fields["source"][0]) if fields["source"] else admin.source_label(rights, boards[0])
+    analysis = admin.bot.matcher.analyse(question, today)
+    if analysis.intent == "school_status" and _only_status_words(admin, analysis.processed):
+        raise UsageProblem.of("admin_not_a", given=repr(question), what=InLanguages(STATUS_NOT_TAUGHT))
     topic = fields["topic"][0].lower().replace(" ", "_") if fields["topic"] else ""
     if topic:  # staff named it: a topic `kb load` reads back (an answer intent, the pack's own, or staff)
         own = _own_topics(admin)
@@ -83,11 +94,49 @@ def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
             raise UsageProblem.of("admin_teach_topic", topic=topic,
                                   known=", ".join(sorted({*ANSWER_INTENTS, *own, TAUGHT_TOPIC})))
     else:  # the intent the question is about, as the matcher reads it, if a card may have it; else staff
-        intent = admin.bot.matcher.analyse(question, today).intent
-        topic = TAUGHT_TOPIC if intent == "unknown" else card_topic(intent)
+        topic = TAUGHT_TOPIC if analysis.intent == "unknown" else card_topic(analysis.intent)
     return {"kind": "card", "boards": [b for b in boards if b != ALL_BOARDS], "board": boards[0] if len(boards) == 1
             else ",".join(boards), "question": question, "answer": answer, "details": details,
             "phrasings": phrasings, "source": source, "topic": topic}
+
+
+STATUS_NOT_TAUGHT = {
+    "en": "a question to teach: it asks whether school is open, which the board's status answers, with its days "
+          "and its source; set that with /setstatus (e.g. /setstatus tdsb open from monday: Schools are open)",
+    "fr": "une question à enseigner : elle demande si l'école est ouverte, ce que dit le statut du conseil, avec ses "
+          "jours et sa source; réglez-le avec /setstatus (p. ex. /setstatus tdsb ouvert dès lundi : Écoles ouvertes)",
+}
+RESERVED_SOURCE = {
+    "en": "a source staff may write: words such as official, ministry or government are for the pack's own sources; "
+          "name one of them by its file, or say where the answer comes from (e.g. TDSB letter of Oct 3)",
+    "fr": "une source que le personnel peut écrire : des mots comme officiel, ministère ou gouvernement sont réservés "
+          "aux sources du dossier; nommez-en une par son fichier, ou dites d'où vient la réponse (p. ex. lettre du TDSB du 3 oct.)",
+}
+
+
+def _source(admin: Admin, given: str) -> str:
+    """The source a /teach names: one of the knowledge's (by file name or title), or staff's own words."""
+    wanted = given.casefold()
+    for source in admin.knowledge().sources.values():
+        if wanted in (source.file.casefold(), source.title.casefold()):
+            return source.file
+    if len(given) > SOURCE_MAX_CHARS:
+        raise UsageProblem.of("admin_too_long", what=InLanguages({"en": "The source", "fr": "La source"}),
+                              length=f"{len(given):,}", limit=f"{SOURCE_MAX_CHARS:,}")
+    if RESERVED_SOURCE_WORDS.search(given):
+        raise UsageProblem.of("admin_not_a", given=repr(given), what=InLanguages(RESERVED_SOURCE))
+    return given
+
+
+def _only_status_words(admin: Admin, processed: str) -> bool:
+    """Whether a question (its board and day left out) asks only whether school is open: every word it has is
+    one the school-status examples use ("is school open", "will my kids have school"), where "is the pool
+    open" names something else, which a card may answer."""
+    words = {w for w in processed.split() if w not in FILLER}
+    matcher = admin.bot.matcher
+    status_words = {w for text, intent in zip(matcher.example_texts, matcher.example_intents, strict=True)
+                    if intent == "school_status" for w in text.split()}
+    return words <= status_words
 
 
 def _own_topics(admin: Admin) -> set[str]:

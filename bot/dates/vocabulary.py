@@ -45,7 +45,7 @@ class Vocabulary:
 
 def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
     """Read and check the word lists; LoadError names the file, the entry and the problem."""
-    from knowledge.loading import LoadError, read_yaml  # only when the cache is cold: yaml and the loaders
+    from knowledge.reading import LoadError, read_yaml, shown  # only when the cache is cold: yaml and the loaders
 
     data = read_yaml(path)
     problems: list[str] = []
@@ -53,16 +53,16 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
 
     def words(value, where: str) -> list[str]:
         if not isinstance(value, list) or not value:
-            problems.append(f"{where}: expected a non-empty list of words, got {value!r}")
+            problems.append(f"{where}: expected a non-empty list of words, got {shown(value)}")
             return []
         found = []
         for word in value:
             if not isinstance(word, str) or not word.isalpha():
-                problems.append(f"{where}: {word!r} is not a single word of letters")
+                problems.append(f"{where}: {shown(word)} is not a single word of letters")
                 continue
             word = word.lower()
             if word in owner and owner[word] != where:
-                problems.append(f"{where}: {word!r} is already in {owner[word]}")
+                problems.append(f"{where}: {shown(word)} is already in {owner[word]}")
                 continue
             owner[word] = where
             found.append(word)
@@ -71,7 +71,7 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
     def entries(key: str, count: int) -> list[list[str]]:
         value = data.get(key) if isinstance(data, dict) else None
         if not isinstance(value, list) or len(value) != count:
-            problems.append(f"{key}: expected {count} entries, got {len(value) if isinstance(value, list) else value!r}")
+            problems.append(f"{key}: expected {count} entries, got {shown(len(value) if isinstance(value, list) else value)}")
             return [[] for _ in range(count)]
         return [words(item, f"{key}[{k}]") for k, item in enumerate(value)]
 
@@ -97,7 +97,7 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
                  for f in forms}
     owner.clear()
     checked = words(data.get("spelling_checked"), "spelling_checked")
-    problems.extend(f"spelling_checked: {w!r} is not one of the weekday or relative-day words"
+    problems.extend(f"spelling_checked: {shown(w)} is not one of the weekday or relative-day words"
                     for w in checked if w not in day_words)
     owner.clear()
     not_days = words(data.get("not_days"), "not_days")
@@ -133,7 +133,7 @@ def _french_names(value, problems: list[str]) -> dict[str, tuple[str, ...]]:
     for key, count in _FRENCH_COUNTS.items():
         items = value.get(key)
         if not isinstance(items, list) or len(items) != count or not all(isinstance(w, str) and w.strip() for w in items):
-            problems.append(f"french_names.{key}: expected {count} names, got {items!r}")
+            problems.append(f"french_names.{key}: expected {count} names, got {shown(items)}")
             items = [""] * count
         names[key] = tuple(str(w).strip() for w in items)
     return names
@@ -145,9 +145,11 @@ def user_cache_dir() -> Path:
 
 
 def _prepared_vocabulary(path: Path = DATES_FILE) -> Vocabulary:
+    from knowledge.reading import LoadError, read_bytes
+
     try:
-        key = prepared.digest(b"dates", path.read_bytes(), Path(__file__).read_bytes(), sys.version)
-    except OSError:
+        key = prepared.digest(b"dates", read_bytes(path), Path(__file__).read_bytes(), sys.version)
+    except LoadError:
         return load_vocabulary(path)  # a missing file: the loader says so, naming it
     return prepared.load_or_build(key, lambda: load_vocabulary(path), user_cache_dir(), name="dates")
 

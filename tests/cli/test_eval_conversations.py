@@ -118,7 +118,7 @@ def test_a_wrong_file_is_one_line(capsys, db, tmp_path):
     assert err == f"schoolbot: {bad}:2: a question line in a file of conversations (line 1); " \
                   "a file holds questions or conversations, not both\n"
     code, _out, err = run(capsys, "eval", str(tmp_path / "none.jsonl"), "--db", db)
-    assert code == 2 and err.endswith("none.jsonl: no such file\n")
+    assert code == 2 and err.endswith("none.jsonl: no such file: check the path\n")
 
 
 def test_a_transcript_that_cannot_be_written_is_said_before_the_run(capsys, db, conversations, tmp_path):
