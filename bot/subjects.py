@@ -18,6 +18,7 @@ from pathlib import Path
 from bot.settings import CONFIG_DIR
 from bot.text import normalize
 from knowledge.loading import LoadError, read_yaml
+from knowledge.reading import FileRefused, read_bytes
 
 SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
 _LANGS = ("en", "fr")
@@ -206,8 +207,8 @@ def subjects_from(path: str) -> Subjects:
     from bot import prepared
     from bot.dates.vocabulary import user_cache_dir
 
-    try:
-        key = prepared.digest(b"subjects", Path(path).read_bytes(), Path(__file__).read_bytes(), sys.version)
-    except OSError:
+    try:  # the file through the one safe reader (a FIFO or a huge file refused), then load_subjects says why
+        key = prepared.digest(b"subjects", read_bytes(path), Path(__file__).read_bytes(), sys.version)
+    except (OSError, FileRefused):
         return load_subjects(path)
     return prepared.load_or_build(key, lambda: load_subjects(path), user_cache_dir(), name="subjects")
