@@ -47,8 +47,14 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
     if analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
+            and not _names(texts[0], turn.board) and turn.card is None and bot is not None \
+            and not bot.subjects.find(turn.question):
+        # "are schools in Whitby affected?": the reports name no board's workers; the board's day says how
+        status = on_school_status(bot, turn)[0].split("\n", 1)[0]
+        texts[0] = status + "\n" + texts[0].split("\n", 1)[0]
+    elif analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
             and not _names(texts[0], turn.board):
-        # "does it affect the CEPEO?": the reports name no board's workers, so the board's own site
+        # "does it affect the CEPEO's EAs?": the board's own site
         texts[0] = _before_source(texts[0], turn.voice.say("check_website", website=turn.board.website))
     if _asks_a_day_too(turn) and texts:  # "any deal?? is there school tomorrow": both answered, in the order asked
         status = on_school_status(bot, turn)[0].split("\n", 1)[0]

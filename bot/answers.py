@@ -256,15 +256,14 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
         chosen = facts[-6:]
         return "\n".join(f"- {voice.text(f, 'text')}" for f in chosen) + "\n" + cite_many(knowledge, chosen, voice.language)
     asked = words_of(question)
-    if topic in _NEWEST_FIRST:  # the news moves: the newest report that speaks to the question, before older ones
-        newest = max(f.published for f in facts)
-        recent = [f for f in facts if f.published >= newest - RECENT]
-        if any(overlap(asked, searchable(f, "text", voice)) for f in recent):
-            facts = recent
-    order = list(reversed(facts)) if topic in _NEWEST_FIRST else facts
     # Asked for a board, what that board said comes first ("what do I do with my kids?" in Peel: Peel's advice).
     own = (lambda f: board.id in _boards_named(knowledge, f.text)) if board is not None else (lambda f: False)
-    best = max(order, key=lambda f: (own(f), overlap(asked, searchable(f, "text", voice))))  # ties: the first in `order`
+    # The news moves: on these topics a report of the newest days counts one shared word more ("did the talks
+    # start today" on Oct. 4 is Friday's talks, not September's "talks broke down ... start").
+    newest = max(f.published for f in facts) if topic in _NEWEST_FIRST else None
+    current = (lambda f: newest is not None and f.published >= newest - RECENT)
+    order = list(reversed(facts)) if topic in _NEWEST_FIRST else facts
+    best = max(order, key=lambda f: (own(f), overlap(asked, searchable(f, "text", voice)) + current(f)))  # ties: first
     text = voice.text(best, "text")
     parts = sentences(text)
     support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]

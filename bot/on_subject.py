@@ -27,6 +27,7 @@ from knowledge.model import FACT_TOPICS
 if TYPE_CHECKING:
     from bot.core import Bot, Turn
 
+CARD_WORDS = 2  # a card whose question shares this many telling words with the parent's answers it, subject or not
 OWN_GROUPS = 2  # a dispute whose `who:` names this many groups or fewer is about them as a whole
 LEAD_CHARS = 220  # the part of a reply that must name the subject: what a phone shows, and a little more
 ROSTER_DISTANCE = 30  # another subject this close to every mention of the asked one: a list of groups
@@ -67,12 +68,17 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     asks = subjects.asks(turn.question)
     if analysis.intent == "school_status" and asks is None and turn.card is None:
         return texts  # "is school open monday? my son has an EA": the day's status is what is asked
-    if analysis.intent == "unknown" and not analysis.abstained and turn.card is None and not (
-            analysis.out_of_scope is not None and continues(normalize(turn.question))
-            and _in_the_dispute(subjects, turn, asked[:1])):
+    if analysis.intent == "unknown" and not analysis.abstained and turn.card is None:
         # read as off-topic ("how do I apply for a custodian job"): not a question about the group; but "what
-        # about the EAs, my son has an IEP" asks about a group of the dispute first
-        return texts
+        # about the EAs, my son has an IEP" asks about a group of the dispute first, and "can i send cash for
+        # the bake sale" about a duty the workers stopped (collecting money)
+        in_dispute = _in_the_dispute(subjects, turn, asked[:1])
+        if analysis.out_of_scope is None or (in_dispute and not continues(normalize(turn.question))):
+            return texts
+        if not in_dispute:  # a duty: its withdrawn services, unless the answer found already speaks of it
+            spoken = any(subjects.mentions(texts[0][:LEAD_CHARS], s) for s in asked[:1])
+            services = None if spoken else _services_of(bot, turn, asked[:1])
+            return [services] if services is not None else texts
     asked = asked[:1]  # the first group or service named is what is asked about ("tell us ... if she won't have her EA")
     lead = texts[0][:LEAD_CHARS]
     if analysis.intent in _WHEN_INTENTS and subjects.asks_for("time", turn.question):
@@ -88,6 +94,8 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
             if better is not None:
                 return better
         return texts
+    if turn.card is not None and _shared(subjects, turn.question, turn.card.question, asked) >= CARD_WORDS:
+        return texts  # "wtf is the notwithstanding clause and why is ford using it on EAs": the clause's card
     said = _near_the_subject(turn.question, asked) if analysis.intent in _NOT_DUTIES else turn.question
     if _shares_a_word(subjects, said, lead, asked):
         return texts  # "are the custodians still cutting the grass": the duty asked about answers
@@ -187,11 +195,15 @@ def _about(subjects: Subjects, text: str, asked: tuple[Subject, ...]) -> bool:
 
 def _shares_a_word(subjects: Subjects, question: str, text: str, asked: tuple[Subject, ...]) -> bool:
     """Whether a text shares a telling word with the question, beyond the subject's own words and general ones."""
+    return _shared(subjects, question, text, asked) > 0
+
+
+def _shared(subjects: Subjects, question: str, text: str, asked: tuple[Subject, ...]) -> int:
     own = {w for s in asked for phrase in s.words for w in words_of(phrase)}
-    return bool((words_of(question) & words_of(text)) - own - subjects.generic)
+    return len((words_of(question) & words_of(text)) - own - subjects.generic)
 
 
-NEAR_WORDS = 6  # the words after a subject's mention (and half as many before) that say what is asked of it
+NEAR_WORDS = 6  # the words on each side of a subject's mention that say what is asked of it
 
 
 def _near_the_subject(question: str, asked: tuple[Subject, ...]) -> str:
@@ -201,7 +213,7 @@ def _near_the_subject(question: str, asked: tuple[Subject, ...]) -> str:
     for i in range(len(words)):
         for phrase in phrases:
             if words[i:i + len(phrase)] == phrase:
-                return " ".join(words[max(0, i - NEAR_WORDS // 2):i + len(phrase) + NEAR_WORDS])
+                return " ".join(words[max(0, i - NEAR_WORDS):i + len(phrase) + NEAR_WORDS])
     return question
 
 
@@ -262,8 +274,10 @@ def _answer_with(turn: Turn, card) -> list[str]:
 
 
 def _services_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
-    """The withdrawn services of the group asked about, when the knowledge lists any."""
-    text = answer_memo.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, voice=turn.voice)
+    """The withdrawn services of the group asked about, when the knowledge lists any (ranked by the question and
+    the subject's name: "cash for the bake sale" is "money for school activities")."""
+    question = f"{turn.question} {asked[0].named(turn.voice.language)}"
+    text = answer_memo.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, question, voice=turn.voice)
     if not text or not _about(bot.subjects, text[:LEAD_CHARS], asked):
         return None
     turn.card = None

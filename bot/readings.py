@@ -86,3 +86,12 @@ def several_boards_on_a_day(turn: Turn, boards_named: int) -> bool:
     analysis = turn.analysis
     return (boards_named > 1 and analysis.date is not None and analysis.intent not in _DAY_ANSWERS
             and not analysis.command and analysis.out_of_scope is None)
+
+
+def a_phase_s_start(turn: Turn, asks_start: bool, phase: str | None) -> bool:
+    """Whether a question on what a phase is asks when it starts: "la grève du zèle a commencé?", "so work to
+    rule starts tmrw right" (its date, not its meaning)."""
+    analysis = turn.analysis
+    return (analysis.intent == "work_to_rule" and asks_start and phase is not None
+            and (turn.card is None or turn.card.topic == "work_to_rule"))  # a card on what it means does not say
+

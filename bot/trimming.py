@@ -68,7 +68,7 @@ def _to_fit(turn: Turn, texts: list[str]) -> list[str]:
     unnamed = _without_full_name(texts, turn.board, turn.voice) if named_here else texts
     if _length(unnamed) <= PHONE_CHARS:
         return unnamed
-    cut = [_first_clauses(text) for text in texts]
+    cut = [_first_clauses(text, turn.board) for text in texts]
     if _length(cut) > PHONE_CHARS:  # the pack's note ("Teachers are not part of this job action") goes next
         note = turn.voice.say("pack_note", note="").strip()
         cut = ["\n".join(line for line in text.split("\n") if not line.startswith(note)) for text in cut]
@@ -81,17 +81,21 @@ _CLAUSE = re.compile(r"; (?=\w)|, and (?=the |it |its |they |schools? )")  # "..
 _CLAUSE_CHARS = 50  # a first clause shorter than this says too little alone
 
 
-def _first_clauses(text: str) -> str:
+def _first_clauses(text: str, board: Board | None = None) -> str:
     """A reply too long for a phone with its supporting lines cut to their first clause ("...may close schools
     but had not decided; it urged parents to..." -> "...had not decided."); the first line and the source
-    lines and list items whole."""
+    lines, list items and a line whose later clauses name the parent's board whole."""
     lines = text.split("\n")
     for i, line in enumerate(lines[1:], 1):
         if line.startswith(SOURCE_LABELS) or line.startswith("- "):
             continue  # a source names its date; a list item is one item
         cut = _CLAUSE.search(line, _CLAUSE_CHARS)
-        if cut is not None:
-            lines[i] = line[:cut.start()].rstrip(",:") + "."
+        if cut is None:
+            continue
+        rest = line[cut.end():]
+        if board is not None and any(name.lower() in rest.lower() for name in (board.display, board.name)):
+            continue  # "...; l'OCDSB offre son programme de jour prolongé": what the parent's board said stays
+        lines[i] = line[:cut.start()].rstrip(",:") + "."
     return "\n".join(lines)
 
 

@@ -267,3 +267,33 @@ def test_a_status_without_a_board_fits_a_phone(chat):
 def test_a_verb_shared_by_chance_does_not_keep_an_answer_about_something_else(chat):
     reply = chat("what about the librarian, my kid says he cant take out books")
     assert reply.startswith("School library workers") and "money" not in reply
+
+
+# ---------------------------------------------------------------- a phase's start, a board affected, money, washrooms
+@pytest.mark.parametrize("words, at, start", [
+    ("la grève du zèle a commencé?", datetime(2019, 10, 1, 6, 50, tzinfo=TORONTO), "lun. 30 sept. : "),
+    ("c'est demain la grève du zèle?", datetime(2019, 9, 29, 20, 15, tzinfo=TORONTO), "lun. 30 sept. : "),
+])
+def test_when_a_phase_starts_is_its_date_not_its_meaning(chat, words, at, start):
+    assert chat(words, at=at).startswith(start)
+
+
+def test_a_board_asked_whether_it_is_affected_gets_its_day_first(chat):
+    reply = chat("Are schools in Whitby affected?")
+    assert reply.startswith("Durham DSB, today, Thursday, October 3: open, with some services reduced")
+
+
+@pytest.mark.parametrize("words", ["can i send my kid with cash for the bake sale",
+                                   "my kids school isnt taking money for the book fair anymore is that related??"])
+def test_money_for_school_activities_is_a_duty_the_workers_stopped(chat, words):
+    assert "collecting or taking money for school activities" in chat(words, at=TUESDAY).split("\n")[0]
+
+
+def test_an_off_topic_program_is_still_off_topic(chat):
+    assert chat("is the breakfast club still running").startswith("I have no information on lunch, breakfast")
+
+
+def test_washroom_cleaning_is_a_subject_the_reports_do_not_cover(chat):
+    reply = chat("have they stopped cleaning the bathrooms", at=TUESDAY)
+    assert reply.startswith("I don't know: the reports say nothing about washroom cleaning")
+

@@ -264,3 +264,12 @@ def test_a_topic_the_intents_leave_out_is_answered_from_a_status_that_speaks_of_
     assert "buses are cancelled" in reply
     other = ask(settings, store, shared_matcher, "is the bus running wednesday", at("2027-04-19T20:00:00"))
     assert other.startswith("I have no information on school buses")  # no board: no status to read it from
+
+
+def test_a_reply_cut_to_fit_a_phone_keeps_what_the_parent_s_board_said(settings, store, shared_matcher):
+    """A long child-care answer is cut to its first clauses, but not the clause naming the board asked about."""
+    load_knowledge_file(store, Path("tests/data/packs/rotating-2027.yaml"))
+    store.use_packs(["octf-2027-rotating"])
+    reply = ask(settings, store, shared_matcher, "le service de garde du OCDSB mardi, c'est ouvert pareil?",
+                at("2027-04-23T12:40:00"))
+    assert "l'OCDSB offre son programme de jour prolongé" in reply
