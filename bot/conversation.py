@@ -200,7 +200,7 @@ def reaction(raw_norm: str) -> str | None:
     board, day or subject is named."""
     if "?" in raw_norm:
         return None
-    words = [_SHORT.get(w, w) for w in _plain_words(raw_norm).split()]
+    words = [_SHORT.get(w, w) for w in _plain_words(raw_norm.replace("quand meme", "anyway")).split()]  # not "when"
     if not words or len(words) > 8 or not _ASKING.isdisjoint(words):
         return None
     reacting = _THANKS_WORDS | _BYE_WORDS | _OK_WORDS

@@ -262,7 +262,8 @@ class Bot:
             if readings.a_phase_s_start(turn, self.subjects.asks_for("start", text),
                                         answers.phase_named(turn.knowledge, text, lang)):
                 analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
-            if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn):
+            if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn) \
+                    or readings.advice_on_a_day(turn):
                 analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
             elif readings.several_boards_on_a_day(turn, len(answering.boards_named(self, turn))):
                 analysis.intent, turn.card = "school_status", None  # "one at hwdsb, one at hwcdsb: monday?"

@@ -111,7 +111,7 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
             if better is not None:
                 return better
             return [_without_opener(texts[0]), *texts[1:]]
-        return texts
+        return _with_what_they_stopped(bot, turn, texts, asked) if asks != "participation" else texts
     better = _card_on(bot, turn, asked, asks, same_way=False)
     if better is not None:
         return better
@@ -271,6 +271,21 @@ def _answer_with(turn: Turn, card) -> list[str]:
     turn.topic = card.topic
     return [answer_memo.card_answer(turn.knowledge, card, turn.msg.time, full=turn.full, voice=turn.voice,
                                     question=turn.question)]
+
+
+def _with_what_they_stopped(bot: Bot, turn: Turn, texts: list[str], asked: tuple[Subject, ...]) -> list[str]:
+    """A group's card ("School custodians are part of CUPE's job action, yes...") asked about plainly ("and the
+    custodians") or whether they work ("are custodians still working?"), with what they stopped as its second
+    line, when the knowledge lists it."""
+    if turn.card is None or turn.analysis.intent == "withdrawn_services":
+        return texts
+    card = turn.card
+    services = _services_of(bot, turn, asked)
+    turn.card, turn.analysis.intent, turn.topic = card, card.topic, card.topic  # still the card's answer
+    if services is None:
+        return texts
+    first, *rest = texts[0].split("\n")
+    return [f"{first}\n{services.split(chr(10), 1)[0]}", *texts[1:]]
 
 
 def _services_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None:

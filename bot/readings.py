@@ -25,6 +25,13 @@ _LEADING = frozenset({"and", "but", "so", "ok", "the", "then", "also"})
 _YOU_OR_I = frozenset({"you", "u", "ya", "i", "we", "im"})
 
 
+def advice_on_a_day(turn: Turn) -> bool:
+    """Whether a message read as a request for help names a day: "ok but what do u think, should i take monday
+    off" asks what that day holds."""
+    analysis = turn.analysis
+    return analysis.intent == "help" and analysis.date is not None and not analysis.command
+
+
 def hurried_status(turn: Turn) -> bool:
     """Whether a message the matcher could not place (not one it read as off-topic) names a day in a few words:
     it asks for that day's status ("just saw news, strike monday?? brampton"); a long one may ask anything."""

@@ -297,3 +297,17 @@ def test_washroom_cleaning_is_a_subject_the_reports_do_not_cover(chat):
     reply = chat("have they stopped cleaning the bathrooms", at=TUESDAY)
     assert reply.startswith("I don't know: the reports say nothing about washroom cleaning")
 
+
+
+def test_a_group_asked_about_plainly_gets_what_it_stopped_as_the_second_line(chat):
+    chat("good morning, is my kids school open today? we're in mississauga, peel board",
+         at=datetime(2019, 9, 30, 6, 20, tzinfo=TORONTO))
+    reply = chat("and the custodians")
+    assert reply.startswith("School custodians are part of CUPE's job action, yes")
+    assert reply.split("\n")[1].startswith("During the work-to-rule, custodians (TDSB letter) stopped sweeping")
+
+
+def test_advice_asked_for_a_day_gets_that_day(chat):
+    chat("tdsb open monday?")
+    assert chat("ok but what do u think, should i take monday off").startswith("TDSB, Monday, October 7")
+    assert chat("merci quand même").startswith("De rien!")
