@@ -59,9 +59,10 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
     if _asks_a_day_too(turn) and texts:  # "any deal?? is there school tomorrow": both answered, in the order asked
         status = on_school_status(bot, turn)[0].split("\n", 1)[0]
         lines = texts[0].split("\n")
-        first_half = analysis.date.start < len(turn.question) / 2
-        lines.insert(0 if first_half else 1, status)
-        texts[0] = "\n".join(lines)
+        if status not in lines:  # not already there ("are schools in Whitby affected monday?")
+            first_half = analysis.date.start < len(turn.question) / 2
+            lines.insert(0 if first_half else 1, status)
+            texts[0] = "\n".join(lines)
     topic = analysis.out_of_scope
     if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
         texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
@@ -317,12 +318,12 @@ SECOND_QUESTION_BAR = 0.5  # a day's status asked beside another question must s
 
 def _asks_a_day_too(turn: Turn) -> bool:
     """Whether a message answered on another topic also asks for a day's status ("is halton closing monday and
-    also why exactly are they striking?")."""
+    also why exactly are they striking?"): a day named with a board, or with words that ask for a status."""
     analysis = turn.analysis
-    return (analysis.date is not None and analysis.intent not in _DAY_TOPICS and analysis.intent in HANDLERS
+    return (analysis.date is not None and analysis.intent not in _BOARD_DAY_TOPICS and analysis.intent in HANDLERS
             and analysis.intent != "unknown" and not analysis.command
-            and (turn.card is None or turn.card.topic not in _DAY_TOPICS)
-            and not turn.meta.get("choices") and analysis.scores.get("school_status", 0.0) >= SECOND_QUESTION_BAR)
+            and (turn.card is None or turn.card.topic not in _BOARD_DAY_TOPICS) and not turn.meta.get("choices")
+            and (analysis.board is not None or analysis.scores.get("school_status", 0.0) >= SECOND_QUESTION_BAR))
 
 
 def boards_named(bot: Bot | None, turn: Turn) -> list:

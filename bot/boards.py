@@ -53,6 +53,8 @@ def _key(text: str) -> str:
     return " ".join(w for w, _, _ in _words(normalize(text)))
 
 
+# "or only Toronto?", "ou c'est seulement Toronto?": a place asked about as the scope, not a family's board.
+_ONLY = re.compile(r"\b(?:only|just|juste|seulement|uniquement)\s+$")
 # The clauses of a message, each read for its own board: "one at a peel high school, one at a catholic school".
 _CLAUSES = re.compile(r"(?:[^,;.!?]+?)(?=,|;|[.!?](?:\s|$)|\sand\s|\spis\s|\set\s|\sbut\s|$)")
 
@@ -94,12 +96,14 @@ class BoardFinder:
         self._speller = NearestWord(self._fuzzy_keys)
         self.protected: frozenset[str] = frozenset()
         self._found = lru_cache(maxsize=4096)(self._find)  # parents repeat themselves
+        self.find_all = lru_cache(maxsize=4096)(self._find_all)
         self.protect(protected_words)
 
     def protect(self, words: Iterable[str]) -> None:
         """Ordinary words that must never be read as a misspelt board or place ("action" is not Acton)."""
         self.protected = (self.protected | frozenset(words)) - set(self._fuzzy_keys)
         self._found.cache_clear()
+        self.find_all.cache_clear()
 
     # ------------------------------------------------------------------
     def _choose_place(self, board_ids: list[str], catholic: bool, french: bool) -> str:
@@ -149,10 +153,14 @@ class BoardFinder:
         """
         return self._found(text, language)
 
-    def find_all(self, text: str, language: str | None = None, limit: int = 3) -> list[BoardMention]:
+    def _find_all(self, text: str, language: str | None = None, limit: int = 3) -> tuple[BoardMention, ...]:
         """Every board a normalised message names by name or place, in its order, each once, at most `limit`:
-        "one at hwdsb and one at hwcdsb". Misspellings count only for the first, and places only while no
-        board was named otherwise ("une école du CECCE à Orléans" is one board)."""
+        "one at hwdsb and one at hwcdsb". Misspellings count only for the first, and a place only when no board
+        found so far serves it ("une école du CECCE à Orléans" is one board)."""
+        tokens = _WORD.findall(text)
+        if sum(token in self._starts for token in tokens) < 2:  # one name or place at most: `find` says which
+            first = self._find_first(text, language)
+            return (first,) if first is not None else ()
         found: list[BoardMention] = []
         for clause in _CLAUSES.finditer(text):  # "catholic" in one clause says nothing of the other's board
             offset, end = clause.start(), clause.end()
@@ -160,13 +168,22 @@ class BoardFinder:
                 mention = self._find_first(text[offset:end], language)
                 if mention is None or (found and mention.how == "fuzzy"):
                     break
-                # A place after a board named ("une école du CECCE à Orléans") says where that board's school is
-                places_only = all(m.how == "place" for m in found)
-                if all(m.board_id != mention.board_id for m in found) and (mention.how != "place" or places_only):
+                # A place a board already named serves ("une école du CECCE à Orléans") says where its school is
+                scope = _ONLY.search(text, max(0, offset + mention.start - 12), offset + mention.start)
+                if all(m.board_id != mention.board_id for m in found) and not scope and not self._served_by(
+                        text[offset + mention.start:offset + mention.end], mention, found):
                     found.append(BoardMention(mention.board_id, mention.start + offset, mention.end + offset,
                                               mention.how))
                 offset += mention.end
-        return found
+        return tuple(found)
+
+    def _served_by(self, phrase: str, mention: BoardMention, found: list[BoardMention]) -> bool:
+        """Whether a place mentioned is served by a board already named (not by a place: "brampton ... a catholic
+        school in mississauga" is two boards)."""
+        if mention.how != "place" or not found:
+            return False
+        served = self.places.get(" ".join(_WORD.findall(phrase)), ())
+        return any(m.board_id in served and m.how != "place" for m in found)
 
     def _find(self, text: str, language: str | None) -> BoardMention | None:
         first = self._find_first(text, language)

@@ -93,18 +93,24 @@ class Analysis:
 
 
 _QUESTION_SENTENCE = re.compile(r"[^.?!]*\?+")
+_SENTENCE_END = re.compile(r"[.?!]")
 
 
 def _day_asked(norm: str, today: date) -> DateMention | None:
     """The day a message asks about: the first named in a sentence that asks ("the talks fell apart today.
     is school open tomorrow?" asks about tomorrow), else the first named anywhere."""
-    if "?" in norm:
-        for sentence in _QUESTION_SENTENCE.finditer(norm):
-            found = find_date(sentence.group(), today)
-            if found is not None:
-                at = sentence.start()
-                return DateMention(found.day, found.start + at, found.end + at, found.text)
-    return find_date(norm, today)
+    first = find_date(norm, today)
+    if first is None or "?" not in norm:
+        return first  # no day, or no question: the first day named
+    end = _SENTENCE_END.search(norm, first.end)
+    if end is None or end.group() == "?":
+        return first  # the first day named is in the question
+    for sentence in _QUESTION_SENTENCE.finditer(norm):
+        found = find_date(sentence.group(), today)
+        if found is not None:
+            at = sentence.start()
+            return DateMention(found.day, found.start + at, found.end + at, found.text)
+    return first
 
 
 class IntentMatcher:

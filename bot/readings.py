@@ -9,7 +9,7 @@ posted" and "can you let me know if it changes" are requests.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
     from bot.core import Turn
@@ -87,12 +87,12 @@ def a_strike_at_a_board_on_a_day(turn: Turn) -> bool:
             and turn.card is None and not analysis.command)
 
 
-def several_boards_on_a_day(turn: Turn, boards_named: int) -> bool:
+def several_boards_on_a_day(turn: Turn, boards_named: Callable[[], int]) -> bool:
     """Whether a message naming several boards and a day asks for their day, whatever else it says ("just saw
     cupe gave strike notice. my oldest is at peel and my youngest at dufferin peel. are they closing monday??")."""
     analysis = turn.analysis
-    return (boards_named > 1 and analysis.date is not None and analysis.intent not in _DAY_ANSWERS
-            and not analysis.command and analysis.out_of_scope is None)
+    return (analysis.date is not None and analysis.board is not None and analysis.intent not in _DAY_ANSWERS
+            and not analysis.command and analysis.out_of_scope is None and boards_named() > 1)
 
 
 def a_phase_s_start(turn: Turn, asks_start: bool, phase: str | None) -> bool:

@@ -311,3 +311,9 @@ def test_advice_asked_for_a_day_gets_that_day(chat):
     chat("tdsb open monday?")
     assert chat("ok but what do u think, should i take monday off").startswith("TDSB, Monday, October 7")
     assert chat("merci quand même").startswith("De rien!")
+
+
+
+def test_a_board_and_a_day_named_beside_another_question_get_the_day_too(chat):
+    reply = chat("why are they even striking, is tdsb closed monday")
+    assert "TDSB, Monday, October 7: not confirmed." in reply.split("\n")[:2]
