@@ -250,6 +250,7 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
     facts: list[Fact] = knowledge.facts_about(topic, at)
     if board is not None:
         facts = [f for f in facts if not _names_another_board(knowledge, f.text, board.id)] or facts
+    facts = [f for f in facts if not _superseded(knowledge, f, at)] or facts
     if not facts:
         return None
     if full:
@@ -268,6 +269,21 @@ def facts_answer(knowledge: Knowledge, topic: str, at: datetime, question: str =
     parts = sentences(text)
     support = [p for p in parts[1:2] if len(p) <= SUPPORT_CHARS]
     return shape(parts[0] if parts else text, support, cite(knowledge, best.source, best.published, voice.language))
+
+
+SUPERSEDED_AFTER = timedelta(days=1)  # a board's word this much newer replaces what a fact says it said
+
+
+def _superseded(knowledge: Knowledge, fact: Fact, at: datetime) -> bool:
+    """Whether a fact naming a board ("TDSB sent parents a letter saying schools stay open") was said before
+    that board's newer word (a status it published later): the board's newer statement replaces it."""
+    named = _boards_named(knowledge, fact.text)
+    if len(named) != 1:
+        return False
+    board_id = next(iter(named))
+    latest = max((s.published for s in knowledge.statuses if s.board == board_id and s.published <= at
+                  and (s.retracted is None or s.retracted > at)), default=None)
+    return latest is not None and latest > fact.published + SUPERSEDED_AFTER
 
 
 def _names_another_board(knowledge: Knowledge, text: str, board_id: str) -> bool:

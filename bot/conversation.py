@@ -192,6 +192,9 @@ _ASKING = frozenset({"what", "whats", "when", "where", "why", "who", "how", "is"
                      "thursday", "friday", "demain", "lundi", "mardi", "mercredi", "jeudi", "vendredi"})
 
 
+_SYMBOLS = re.compile(r"[^\w\s.,;:!?'\"()\-]")  # emoji and other symbols, not punctuation alone
+
+
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def reaction(raw_norm: str) -> str | None:
     """'thanks', 'bye' or 'ok' for a message that reacts to the last answer and asks nothing: no question mark,
@@ -201,7 +204,9 @@ def reaction(raw_norm: str) -> str | None:
     if "?" in raw_norm:
         return None
     words = [_SHORT.get(w, w) for w in _plain_words(raw_norm.replace("quand meme", "anyway")).split()]  # not "when"
-    if not words or len(words) > 8 or not _ASKING.isdisjoint(words):
+    if not words:
+        return "ok" if _SYMBOLS.search(raw_norm) else None  # "👍", "🙏": a reaction without words
+    if len(words) > 8 or not _ASKING.isdisjoint(words):
         return None
     reacting = _THANKS_WORDS | _BYE_WORDS | _OK_WORDS
     if {words[0], words[-1]}.isdisjoint(reacting | _MOOD_WORDS) or (

@@ -317,3 +317,15 @@ def test_advice_asked_for_a_day_gets_that_day(chat):
 def test_a_board_and_a_day_named_beside_another_question_get_the_day_too(chat):
     reply = chat("why are they even striking, is tdsb closed monday")
     assert "TDSB, Monday, October 7: not confirmed." in reply.split("\n")[:2]
+
+
+@pytest.mark.parametrize("emoji", ["👍", "🙏🙏"])
+def test_an_emoji_reaction_gets_one_short_line(chat, emoji):
+    chat("is tdsb open monday")
+    assert chat(emoji).startswith("OK.")
+
+
+def test_a_board_s_newer_word_replaces_what_an_older_report_said_it_said(chat):
+    reply = chat("The kids are in Toronto public school. how will we hear about it?",
+                 at=datetime(2019, 10, 6, 8, 0, tzinfo=TORONTO))
+    assert "schools stay open while the job action lasts" not in reply  # the Sept. 29 letter, before Oct. 2
