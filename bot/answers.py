@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
-from bot.asked import asks_for_list, asks_when_next, overlap, searchable, words_of
+from bot.asked import asks_for_list, asks_when_next, overlap, searchable, strong_overlap, words_of
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
@@ -361,9 +361,10 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     # answers before a past one that shares more words ("when did ..." does not).
     ahead = asks_when_next(question)
 
-    def rank(event: TimelineEvent) -> tuple[bool, bool, int]:
-        shared = overlap(asked, searchable(event, "text", voice))
-        return event.day == day, ahead and event.day > today and shared > 0, shared
+    def rank(event: TimelineEvent) -> tuple[bool, bool, int, int]:
+        text = searchable(event, "text", voice)
+        shared = overlap(asked, text)
+        return event.day == day, ahead and event.day > today and shared > 0, strong_overlap(asked, text), shared
 
     best = max(candidates, key=rank)
     latest = max(events, key=lambda e: e.published)

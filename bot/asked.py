@@ -58,6 +58,16 @@ def overlap(asked: set[str], text: str) -> int:
     return len(asked & words_of(text))
 
 
+# Stems every text of a dispute shares: a question and a text sharing only these say little ("how much notice do
+# they have to give before striking" and "legal strike position" share "strike"; the notice event shares "notice").
+WEAK = frozenset({"strik", "greve", "union", "syndi", "cupe", "scfp", "job", "actio"})
+
+
+def strong_overlap(asked: set[str], text: str) -> int:
+    """The telling words a question shares with a text, the dispute's own words left out."""
+    return len((asked - WEAK) & words_of(text))
+
+
 def searchable(entry: object, name: str, voice: Voice) -> str:
     """What a question's words are compared with: the English text, and the French one in French."""
     text = getattr(entry, name, "") or ""

@@ -329,3 +329,8 @@ def test_a_board_s_newer_word_replaces_what_an_older_report_said_it_said(chat):
     reply = chat("The kids are in Toronto public school. how will we hear about it?",
                  at=datetime(2019, 10, 6, 8, 0, tzinfo=TORONTO))
     assert "schools stay open while the job action lasts" not in reply  # the Sept. 29 letter, before Oct. 2
+
+
+def test_a_timeline_entry_sharing_a_telling_word_beats_one_sharing_only_strike(chat):
+    reply = chat("how much notice do they have to give before striking", at=datetime(2019, 9, 27, 22, 50, tzinfo=TORONTO))
+    assert "five days' notice" in reply.split("\n")[0]
