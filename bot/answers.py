@@ -237,7 +237,7 @@ def _next_strike_event(knowledge: Knowledge, at: datetime) -> TimelineEvent | No
 
 
 # ---------------------------------------------------------------- the one item asked about
-RECENT = timedelta(days=3)  # reports this close to the newest one are the current picture
+RECENT = timedelta(days=1)  # reports this close to the newest one are the current picture
 _NEWEST_FIRST = frozenset({"negotiations", "childcare", "updates_source", "strike_dates"})
 
 

@@ -334,3 +334,8 @@ def test_a_board_s_newer_word_replaces_what_an_older_report_said_it_said(chat):
 def test_a_timeline_entry_sharing_a_telling_word_beats_one_sharing_only_strike(chat):
     reply = chat("how much notice do they have to give before striking", at=datetime(2019, 9, 27, 22, 50, tzinfo=TORONTO))
     assert "five days' notice" in reply.split("\n")[0]
+
+
+def test_after_the_last_report_the_newest_report_on_the_talks_leads(chat):
+    reply = chat("so did they get a deal in the end? what happened", at=datetime(2019, 10, 8, 21, 30, tzinfo=TORONTO))
+    assert "Sept. 29" not in reply.split("\n")[0]  # Sunday's breakdown is not the news of Oct. 2
