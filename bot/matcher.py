@@ -94,12 +94,21 @@ class Analysis:
 
 _QUESTION_SENTENCE = re.compile(r"[^.?!]*\?+")
 _SENTENCE_END = re.compile(r"[.?!]")
+_NARRATIVE_TODAY = re.compile(r"(?:this morning|ce matin|earlier today|plus tot aujourd'hui|today)")
+_NEXT_DAYS = re.compile(r"(?:on |this |next |ce |lundi|mardi|mercredi|jeudi|vendredi)?\s*(?:monday|tuesday|wednesday"
+                        r"|thursday|friday|mon|tues?|wed|thu(?:rs)?|fri|tomorrow|tmrw|tmr|demain|lundi|mardi|mercredi"
+                        r"|jeudi|vendredi)")
 
 
 def _day_asked(norm: str, today: date) -> DateMention | None:
     """The day a message asks about: the first named in a sentence that asks ("the talks fell apart today.
     is school open tomorrow?" asks about tomorrow), else the first named anywhere."""
     first = find_date(norm, today)
+    if first is not None and first.day == today and _NARRATIVE_TODAY.fullmatch(first.text.strip()):
+        # "i heard on the radio this morning they might close the schools on monday": Monday is asked
+        later = find_date(norm[first.end:], today)
+        if later is not None and later.day > today and _NEXT_DAYS.fullmatch(later.text.strip()):
+            return DateMention(later.day, later.start + first.end, later.end + first.end, later.text)
     if first is None or "?" not in norm:
         return first  # no day, or no question: the first day named
     end = _SENTENCE_END.search(norm, first.end)

@@ -126,8 +126,8 @@ def test_a_card_for_the_users_board_wins_over_the_general_one(say):
 
 def test_are_a_boards_schools_affected_points_to_that_boards_website(say):
     reply = say("are durham schools affected by the strike?")
-    assert reply.startswith("Durham DSB, today, Thursday, October 3: open, with some services reduced; no word of "
-                            "its own yet, check https://www.ddsb.ca")  # the board's day, then who takes part
+    assert reply.startswith("Durham DSB, today, Thursday, October 3: open, with some services reduced; its word "
+                            "isn't in my reports, check https://www.ddsb.ca")  # the board's day, then who takes part
     assert "55,000" in reply
     assert "website" not in say("who is on strike?")
 
@@ -238,10 +238,10 @@ def test_news_that_does_not_speak_to_the_question_does_not_overtake_its_card(say
 def test_a_board_that_said_nothing_gets_its_website_in_the_first_line(say):
     """The province-wide status answers, and the first line says the board's own word is to come, and where."""
     first, second, *_ = say("is hamilton open monday?").split("\n")
-    assert first == "HWDSB, Monday, October 7: not confirmed; no word of its own yet, check https://www.hwdsb.on.ca"
+    assert first == "HWDSB, Monday, October 7: not confirmed; its word isn't in my reports, check https://www.hwdsb.on.ca"
     assert "strike" in second  # why it is not confirmed, next
     french = say("l'école est-elle ouverte lundi au hwdsb?").split("\n")[0]
-    assert french.endswith("lundi 7 octobre : non confirmé; le conseil n'a encore rien annoncé, consultez https://www.hwdsb.on.ca")
+    assert french.endswith("lundi 7 octobre : non confirmé; rien du conseil dans mes sources, consultez https://www.hwdsb.on.ca")
 
 
 def test_a_strike_to_come_is_said_right_after_an_open_day(say):

@@ -52,7 +52,7 @@ def test_unknown_board_name(say):
 def test_board_without_status_gives_website(say):
     reply = say("is school open monday in ottawa")
     # Nothing of its own: the province-wide status answers, and the first line says where its own word will be.
-    assert reply.split("\n")[0] == "OCDSB, Monday, October 7: not confirmed; no word of its own yet, check https://www.ocdsb.ca"
+    assert reply.split("\n")[0] == "OCDSB, Monday, October 7: not confirmed; its word isn't in my reports, check https://www.ocdsb.ca"
 
 
 def test_board_in_text_wins_over_remembered_board(say):
@@ -108,7 +108,7 @@ def test_console_style_follow_ups_keep_the_thread(say):
     assert say("is school open monday in peel").startswith("Peel DSB, Monday, October 7")
     assert say("what about tuesday").startswith("Peel DSB, Tuesday, October 8")
     tcdsb = say("and tcdsb?")
-    assert tcdsb.startswith("TCDSB, Tuesday, October 8: not confirmed; no word of its own yet")
+    assert tcdsb.startswith("TCDSB, Tuesday, October 8: not confirmed; its word isn't in my reports")
     why = say("why?")  # why the job action first, then why the day is not confirmed
     assert "Local Priorities Fund" in why.split("\n")[0] and "full strike" in why and "Source" not in why
     assert say("is that confirmed?").startswith("No: I have no confirmed information from TCDSB for")

@@ -100,7 +100,7 @@ def test_a_french_board_answer_leads_with_its_short_name_and_its_website(bot):
     """The answer, not the board's full name, fills a phone's preview; the full name is left out (issue 20)."""
     reply = french(bot, "est-ce que les écoles du CEPEO sont ouvertes lundi?")
     first = reply.split("\n")[0]
-    assert first == "CEPEO, lundi 7 octobre : non confirmé; le conseil n'a encore rien annoncé, consultez https://cepeo.on.ca"
+    assert first == "CEPEO, lundi 7 octobre : non confirmé; rien du conseil dans mes sources, consultez https://cepeo.on.ca"
     assert "Conseil des écoles publiques de l'Est de l'Ontario" not in reply
     assert "cepeo.on.ca" in reply[:160]
 

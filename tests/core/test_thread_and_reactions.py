@@ -196,7 +196,7 @@ def test_a_subject_outside_the_question_sentence_is_not_what_is_asked(chat):
 # ---------------------------------------------------------------- the current picture
 def test_a_board_without_word_of_its_own_says_where_to_check(chat):
     assert chat("is hwdsb open monday?").startswith(
-        "HWDSB, Monday, October 7: not confirmed; no word of its own yet, check https://www.hwdsb.on.ca")
+        "HWDSB, Monday, October 7: not confirmed; its word isn't in my reports, check https://www.hwdsb.on.ca")
 
 
 def test_a_strike_asked_at_a_board_on_a_day_is_that_board_s_day(chat):
@@ -339,3 +339,9 @@ def test_a_timeline_entry_sharing_a_telling_word_beats_one_sharing_only_strike(c
 def test_after_the_last_report_the_newest_report_on_the_talks_leads(chat):
     reply = chat("so did they get a deal in the end? what happened", at=datetime(2019, 10, 8, 21, 30, tzinfo=TORONTO))
     assert "Sept. 29" not in reply.split("\n")[0]  # Sunday's breakdown is not the news of Oct. 2
+
+
+def test_a_weekday_named_after_this_morning_s_news_is_the_day_asked(chat):
+    reply = chat("my daughter goes to a school in markham and i heard on the radio this morning they might close "
+                 "all the schools on monday is that true", at=datetime(2019, 10, 3, 6, 50, tzinfo=TORONTO))
+    assert reply.startswith("York Region DSB, Monday, October 7: not decided yet")
