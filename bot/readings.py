@@ -80,11 +80,12 @@ _DAY_ANSWERS = frozenset({"school_status", "childcare"})
 
 
 def a_strike_at_a_board_on_a_day(turn: Turn) -> bool:
-    """Whether a dates question names a board and a day: it asks that board's day ("is there a strike tomorrow
-    or not york region vaughan")."""
+    """Whether a question on the dates or on who takes part names a board and a day: it asks that board's day
+    ("is there a strike tomorrow or not york region vaughan", "will tdsb schools be closed friday if the EAs and
+    custodians walk out")."""
     analysis = turn.analysis
-    return (analysis.intent == "strike_dates" and analysis.board is not None and analysis.date is not None
-            and turn.card is None and not analysis.command)
+    return (analysis.intent in ("strike_dates", "who_is_affected") and analysis.board is not None
+            and analysis.date is not None and turn.card is None and not analysis.command)
 
 
 def several_boards_on_a_day(turn: Turn, boards_named: Callable[[], int]) -> bool:

@@ -345,3 +345,11 @@ def test_a_weekday_named_after_this_morning_s_news_is_the_day_asked(chat):
     reply = chat("my daughter goes to a school in markham and i heard on the radio this morning they might close "
                  "all the schools on monday is that true", at=datetime(2019, 10, 3, 6, 50, tzinfo=TORONTO))
     assert reply.startswith("York Region DSB, Monday, October 7: not decided yet")
+
+
+def test_a_long_worried_message_ending_in_a_question_is_answered(chat):
+    reply = chat("ok so I just saw on the news that school support workers might walk off the job and honestly I'm "
+                 "panicking a bit. I'm a single mom, I work retail shifts in Brampton and my two kids are at the same "
+                 "public school. I can't afford daycare on top of everything and nobody at the school has said a word. "
+                 "Are the schools going to close this month or what??", at=datetime(2019, 9, 5, 22, 10, tzinfo=TORONTO))
+    assert reply.startswith("Peel DSB, today, Thursday, September 5: open")
