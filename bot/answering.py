@@ -63,6 +63,11 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             first_half = analysis.date.start < len(turn.question) / 2
             lines.insert(0 if first_half else 1, status)
             texts[0] = "\n".join(lines)
+    if analysis.intent == "school_status" and texts and not turn.full:  # "...also is there gonna be a full strike"
+        phase = answers.phase_not_announced_line(turn.knowledge, turn.question, turn.msg.time, turn.voice)
+        if phase is not None:
+            first, _, rest = texts[0].partition("\n")
+            texts[0] = f"{first}\n{phase}" + (f"\n{rest}" if rest else "")
     topic = analysis.out_of_scope
     if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
         texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),

@@ -353,3 +353,10 @@ def test_a_long_worried_message_ending_in_a_question_is_answered(chat):
                  "public school. I can't afford daycare on top of everything and nobody at the school has said a word. "
                  "Are the schools going to close this month or what??", at=datetime(2019, 9, 5, 22, 10, tzinfo=TORONTO))
     assert reply.startswith("Peel DSB, today, Thursday, September 5: open")
+
+
+def test_a_status_question_that_also_asks_about_a_phase_no_news_announced_says_so(chat):
+    reply = chat("tcdsb is school open, also is there gonna be a full strike", at=TUESDAY)
+    first, second = reply.split("\n")[:2]
+    assert first.startswith("TCDSB, today, Tuesday, October 1: open")
+    assert second.startswith("No full strike has been announced as of my latest news")
