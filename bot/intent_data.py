@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.text import normalize
-from knowledge.reading import LoadError, read_yaml, shown
+from knowledge.reading import LoadError, read_yaml, shown, unknown_sections
 
 INTENTS = (
     "school_status",
@@ -52,9 +52,7 @@ def load_intents(path: str | Path) -> IntentData:
     problems: list[str] = []
     if not isinstance(data, dict) or not isinstance(data.get("intents"), dict):
         raise LoadError(path, ["the file must be a mapping with an 'intents' mapping"])
-    for key in data:
-        if key not in {"slang", "intents", "out_of_scope"}:
-            problems.append(f"unknown section {shown(key)}; known: slang, intents, out_of_scope")
+    problems += unknown_sections(data, ("slang", "intents", "out_of_scope"))
     slang: dict[str, str] = {}
     raw_slang = data.get("slang") or {}
     if not isinstance(raw_slang, dict):

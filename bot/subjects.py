@@ -18,7 +18,7 @@ from pathlib import Path
 from bot.settings import CONFIG_DIR
 from bot.text import normalize
 from knowledge.loading import LoadError, read_yaml
-from knowledge.reading import FileRefused, read_bytes
+from knowledge.reading import FileRefused, read_bytes, unknown_sections
 
 SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
 _LANGS = ("en", "fr")
@@ -166,9 +166,7 @@ def load_subjects(path: str | Path = SUBJECTS_FILE) -> Subjects:
     problems: list[str] = []
     if not isinstance(data, dict) or not isinstance(data.get("subjects"), dict):
         raise LoadError(path, ["the file must be a mapping with a 'subjects' mapping"])
-    for key in data:
-        if key not in _SECTIONS:
-            problems.append(f"unknown section {key!r}; known: {', '.join(_SECTIONS)}")
+    problems += unknown_sections(data, _SECTIONS)
     subjects = []
     for ident, body in data["subjects"].items():
         where = f"subjects.{ident}"

@@ -32,7 +32,7 @@ from knowledge.model import (
     WithdrawnService,
 )
 from knowledge.packs import legacy_header, read_header
-from knowledge.reading import LoadError, read_yaml, shown
+from knowledge.reading import LoadError, read_yaml, shown, unknown_sections
 
 __all__ = ["LoadError", "read_yaml", "load_boards", "load_knowledge"]
 
@@ -156,10 +156,8 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         raise LoadError(path, ["the file must be a mapping with sources, facts, statuses, withdrawn_services, timeline"])
     problems: list[str] = []
     warnings: list[str] = []
-    known_sections = {"pack", "sources", "facts", "statuses", "withdrawn_services", "timeline", "cards"}
-    for key in data:
-        if key not in known_sections:
-            problems.append(f"unknown section {shown(key)}; known: {', '.join(sorted(known_sections))}")
+    problems += unknown_sections(data, sorted({"pack", "sources", "facts", "statuses", "withdrawn_services",
+                                               "timeline", "cards"}))
     boards = set(board_ids) | {ALL_BOARDS}
     info = (read_header(data["pack"], path, boards - {ALL_BOARDS}, intents, problems) if "pack" in data
             else legacy_header(path))
