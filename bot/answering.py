@@ -50,14 +50,13 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             and not _names(texts[0], turn.board) and turn.card is None and bot is not None \
             and not bot.subjects.find(turn.question):
         # "are schools in Whitby affected?": the reports name no board's workers; the board's day says how
-        status = on_school_status(bot, turn)[0].split("\n", 1)[0]
-        texts[0] = status + "\n" + texts[0].split("\n", 1)[0]
+        texts[0] = _day_line(bot, turn) + "\n" + texts[0].split("\n", 1)[0]
     elif analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
             and not _names(texts[0], turn.board):
         # "does it affect the CEPEO's EAs?": the board's own site
         texts[0] = _before_source(texts[0], turn.voice.say("check_website", website=turn.board.website))
     if _asks_a_day_too(turn) and texts:  # "any deal?? is there school tomorrow": both answered, in the order asked
-        status = on_school_status(bot, turn)[0].split("\n", 1)[0]
+        status = _day_line(bot, turn)
         lines = texts[0].split("\n")
         if status not in lines:  # not already there ("are schools in Whitby affected monday?")
             first_half = analysis.date.start < len(turn.question) / 2
@@ -338,6 +337,11 @@ def boards_named(bot: Bot | None, turn: Turn) -> list:
     found = bot.boards.find_all(normalize(turn.question, 500), turn.voice.language)
     knowledge = turn.knowledge
     return [b for b in (knowledge.board(m.board_id) for m in found) if b is not None] if len(found) > 1 else []
+
+
+def _day_line(bot: Bot | None, turn: Turn) -> str:
+    """The first line of the turn's status answer: its board's (or the province's) day, as one line."""
+    return on_school_status(bot, turn)[0].split("\n", 1)[0]
 
 
 def _facts(turn: Turn, topic: str, empty: str) -> list[str]:

@@ -394,6 +394,8 @@ def phase_named(knowledge: Knowledge, question: str, language: str) -> str | Non
 def phase_not_announced_line(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> str | None:
     """'No full strike has been announced as of my latest news (...)' when the question names a phase no news
     speaks of yet, else None: the second half of "is school open, also is there gonna be a full strike"."""
+    if phase_named(knowledge, question, voice.language) is None:
+        return None  # most questions: no phase named, no timeline read
     events = knowledge.events(at)
     text = _phase_not_announced(knowledge, events, question, at, voice) if events else None
     return text.split("\n", 1)[0] if text else None

@@ -259,8 +259,8 @@ class Bot:
                                             self.subjects.asks_for("time", text))
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
-            if readings.a_phase_s_start(turn, self.subjects.asks_for("start", text),
-                                        answers.phase_named(turn.knowledge, text, lang)):
+            if readings.a_phase_s_start(turn, lambda: self.subjects.asks_for("start", text),
+                                        lambda: answers.phase_named(turn.knowledge, text, lang)):
                 analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
             if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn) \
                     or readings.advice_on_a_day(turn):

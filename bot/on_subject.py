@@ -279,25 +279,28 @@ def _with_what_they_stopped(bot: Bot, turn: Turn, texts: list[str], asked: tuple
     line, when the knowledge lists it."""
     if turn.card is None or turn.analysis.intent == "withdrawn_services":
         return texts
-    card = turn.card
-    services = _services_of(bot, turn, asked)
-    turn.card, turn.analysis.intent, turn.topic = card, card.topic, card.topic  # still the card's answer
+    services = _services_text(bot, turn, asked)  # the card still answers: the turn is left as it is
     if services is None:
         return texts
-    first, *rest = texts[0].split("\n")
-    return [f"{first}\n{services.split(chr(10), 1)[0]}", *texts[1:]]
+    stopped = services.split("\n", 1)[0]
+    return [f"{texts[0].split(chr(10), 1)[0]}\n{stopped}", *texts[1:]]
 
 
 def _services_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
-    """The withdrawn services of the group asked about, when the knowledge lists any (ranked by the question and
-    the subject's name: "cash for the bake sale" is "money for school activities")."""
+    """The withdrawn services of the group asked about as the answer, when the knowledge lists any."""
+    text = _services_text(bot, turn, asked)
+    if text is not None:
+        turn.card = None
+        turn.analysis.intent = turn.topic = "withdrawn_services"
+    return text
+
+
+def _services_text(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
+    """The withdrawn services that speak of the subject (ranked by the question and the subject's name: "cash for
+    the bake sale" is "money for school activities"), or None."""
     question = f"{turn.question} {asked[0].named(turn.voice.language)}"
     text = answer_memo.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, question, voice=turn.voice)
-    if not text or not _about(bot.subjects, text[:LEAD_CHARS], asked):
-        return None
-    turn.card = None
-    turn.analysis.intent = turn.topic = "withdrawn_services"
-    return text
+    return text if text and _about(bot.subjects, text[:LEAD_CHARS], asked) else None
 
 
 def _not_said(turn: Turn, subject: Subject) -> str:

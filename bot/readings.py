@@ -96,10 +96,10 @@ def several_boards_on_a_day(turn: Turn, boards_named: Callable[[], int]) -> bool
             and not analysis.command and analysis.out_of_scope is None and boards_named() > 1)
 
 
-def a_phase_s_start(turn: Turn, asks_start: bool, phase: str | None) -> bool:
+def a_phase_s_start(turn: Turn, asks_start: Callable[[], bool], phase: Callable[[], str | None]) -> bool:
     """Whether a question on what a phase is asks when it starts: "la grève du zèle a commencé?", "so work to
     rule starts tmrw right" (its date, not its meaning)."""
     analysis = turn.analysis
-    return (analysis.intent == "work_to_rule" and asks_start and phase is not None
-            and (turn.card is None or turn.card.topic == "work_to_rule"))  # a card on what it means does not say
+    return (analysis.intent == "work_to_rule" and (turn.card is None or turn.card.topic == "work_to_rule")
+            and asks_start() and phase() is not None)  # a card on what it means does not say
 
