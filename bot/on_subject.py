@@ -96,7 +96,9 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
         return texts
     if turn.card is not None and _shared(subjects, turn.question, turn.card.question, asked) >= CARD_WORDS:
         return texts  # "wtf is the notwithstanding clause and why is ford using it on EAs": the clause's card
-    said = _near_the_subject(turn.question, asked) if analysis.intent in _NOT_DUTIES else turn.question
+    said = turn.question
+    if analysis.intent in _NOT_DUTIES:  # what the question says of the subject: its words around it
+        said = subjects.around(turn.question, asked, NEAR_WORDS) or turn.question
     if _shares_a_word(subjects, said, lead, asked):
         return texts  # "are the custodians still cutting the grass": the duty asked about answers
     if (subjects.asks_for("duties", turn.question) or analysis.intent == "withdrawn_services") and not (
@@ -204,17 +206,6 @@ def _shared(subjects: Subjects, question: str, text: str, asked: tuple[Subject, 
 
 
 NEAR_WORDS = 6  # the words on each side of a subject's mention that say what is asked of it
-
-
-def _near_the_subject(question: str, asked: tuple[Subject, ...]) -> str:
-    """The words of the question around its first mention of the subject (the whole question if not found)."""
-    words = [w.strip("?!.,;:") for w in normalize(question).split()]
-    phrases = [phrase.split() for s in asked for phrase in s.words if not phrase.endswith(" $")]
-    for i in range(len(words)):
-        for phrase in phrases:
-            if words[i:i + len(phrase)] == phrase:
-                return " ".join(words[max(0, i - NEAR_WORDS):i + len(phrase) + NEAR_WORDS])
-    return question
 
 
 def _asks_otherwise(subjects: Subjects, turn: Turn, asks: str) -> bool:

@@ -86,6 +86,15 @@ class Subjects:
                 return True
         return False
 
+    def around(self, text: str, asked: tuple[Subject, ...], words: int) -> str | None:
+        """The text's plain words around its first mention of an asked subject (`words` on each side), or None."""
+        padded = _padded(text)
+        for match in self._subject_pattern.finditer(padded):
+            if self._by_phrase[match.group(1)] in asked:
+                before, after = padded[:match.start()].split(), padded[match.end():].split()
+                return " ".join([*before[max(0, len(before) - words):], match.group(1), *after[:words]])
+        return None
+
     def mentions(self, text: str, subject: Subject) -> bool:
         """Whether a text (a reply) names the subject in any of its words."""
         padded = _padded(text)
