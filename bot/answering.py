@@ -12,7 +12,7 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, conversation, replies, timeliness
+from bot import answer_memo, answers, cards, conversation, replies, timeliness
 from bot.boards import KIND_WORDS, BoardMention
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
@@ -68,9 +68,11 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             first, _, rest = texts[0].partition("\n")
             texts[0] = f"{first}\n{phase}" + (f"\n{rest}" if rest else "")
     topic = analysis.out_of_scope
-    if topic is not None and analysis.intent != "unknown" and texts:  # a mixed question
+    answered = turn.card is not None and cards.names_any(turn.card, topic.keywords) if topic else False
+    if topic is not None and analysis.intent != "unknown" and texts and not answered:  # a mixed question
         texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
-                                           where=turn.voice.text(topic, "where"))
+                                           where=replies.fill_region(turn.voice.text(topic, "where"),
+                                                                     turn.voice.language))
     return texts
 
 
@@ -412,7 +414,9 @@ def on_negotiations(bot: Bot | None, turn: Turn) -> list[str]:
 
 
 def on_who_is_affected(bot: Bot | None, turn: Turn) -> list[str]:
-    return _facts(turn, "who_is_affected", "no_who")
+    text = answer_memo.facts_answer(turn.knowledge, "who_is_affected", turn.msg.time, turn.question, full=turn.full,
+                                    voice=turn.voice, board=turn.board)
+    return [text or answers.pack_who(turn.knowledge, turn.msg.time, turn.voice) or turn.voice.say("no_who")]
 
 
 def on_dispute_issues(bot: Bot | None, turn: Turn) -> list[str]:
@@ -462,7 +466,7 @@ def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
         status = _status_speaking_of(turn, topic.keywords)
         if status is not None:
             return [status]
-        where = turn.voice.text(topic, "where")
+        where = replies.fill_region(turn.voice.text(topic, "where"), turn.voice.language)
         if turn.board is not None:
             where += " (" + turn.voice.say("board_website", name=turn.board.name, website=turn.board.website) + ")"
         return [turn.voice.say("out_of_scope", topic=turn.voice.text(topic, "topic"), where=where)]

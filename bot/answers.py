@@ -20,6 +20,7 @@ from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape, s
 from bot.text import normalize
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent
 from knowledge.packs import BUILTIN_STATUSES, IN_PERSON_STATUSES
+from knowledge.regions import region_key
 from knowledge.snapshot import Knowledge
 
 STATUS_WORDS = {status: words[0] for status, words in BUILTIN_STATUSES.items()}  # a pack's own: its header
@@ -185,7 +186,23 @@ def scope(knowledge: Knowledge, topic: str | None, day: date, today: date, at: d
     who = pack.who_fr if lang == "fr" and pack.who_fr else pack.who
     if who[1:2].islower():  # "About 55,000 workers" inside a sentence
         who = who[:1].lower() + who[1:]
-    return voice.say("scope_dispute", who=who, region=pack.region or voice.say("scope_region"))
+    return voice.say("scope_dispute", who=who, region=region_name(knowledge, pack, lang) or voice.say("scope_region"))
+
+
+def region_name(knowledge: Knowledge, pack, language: str) -> str:
+    """The name of the region a pack names ("Alberta" for `region: alberta`), else its `region:` as written."""
+    key = region_key(pack.region) if pack.region else ""
+    region = next((r for r in knowledge.regions if r.id == key), None)
+    if region is None:
+        return pack.region
+    return region.words(language)["region_name"]
+
+
+def pack_who(knowledge: Knowledge, at: datetime, voice: Voice) -> str:
+    """Who takes part, from the active packs' headers (`who:`), when no fact says it yet: "Taking part: ..."."""
+    lang = voice.language
+    parts = [p.who_fr if lang == "fr" and p.who_fr else p.who for p in knowledge.packs_at(at) if p.who]
+    return voice.say("pack_who", who=" ".join(parts)) if parts else ""
 
 
 def why_status(knowledge: Knowledge, board: Board | None, day: date, at: datetime, *, voice: Voice = ENGLISH) -> str | None:

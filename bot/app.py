@@ -31,7 +31,7 @@ def open_knowledge(settings: Settings) -> Store:
     try:
         check_writable(path)
         store = open_store(path)
-        ensure_default_knowledge(store, settings.knowledge.boards, settings.knowledge.default)
+        ensure_default_knowledge(store, settings.knowledge.region, settings.knowledge.default)
     except sqlite3.Error as exc:
         raise DatabaseUnavailable(describe_database_error(path, exc)) from None
     return store

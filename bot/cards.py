@@ -26,6 +26,7 @@ from array import array
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import lru_cache
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
@@ -352,6 +353,35 @@ class Pick:
 
     card: Card | None = None
     choices: tuple[Card, ...] = ()
+
+
+def names_any(card: Card, keywords: tuple[str, ...]) -> bool:
+    """Whether the card's question or phrasings name one of `keywords` (normalised words, as in
+    config/intents.yaml's out_of_scope): a pack's card about the parent payment is about "parent payment"."""
+    return _names_any(card.question, tuple(card.phrasings) + tuple((card.fr or {}).get("phrasings") or ()), keywords)
+
+
+@lru_cache(maxsize=4096)
+def _names_any(question: str, phrasings: tuple[str, ...], keywords: tuple[str, ...]) -> bool:
+    words = " " + " | ".join(normalize(text, 300) for text in (question, *phrasings)) + " "
+    return any(f" {keyword} " in words for keyword in keywords)
+
+
+TOPIC_BAR = 0.30  # a card about a topic the intents leave out answers from here (else: where to look)
+
+
+def choose_on_topic(matches: list[Match], naming: list[Match]) -> Pick:
+    """The card for a question on a topic the intents leave out ("exams"): as `choose` with the intent unsure,
+    among the cards of no intent and those `naming` the topic's words the question used; else the best of
+    those naming it from TOPIC_BAR, when it leads the next by ACROSS_LEAD (a pack's card on the parent payment
+    beats "I have no information on payments")."""
+    pick = choose(matches, "unknown", 0.0, True)
+    if pick.card is not None or pick.choices or not naming or naming[0].score < TOPIC_BAR:
+        return pick
+    runner = naming[1] if len(naming) > 1 else None
+    if runner is None or naming[0].score - runner.score >= ACROSS_LEAD or runner.card.answer == naming[0].card.answer:
+        return Pick(card=naming[0].card)
+    return pick
 
 
 def choose(matches: list[Match], intent: str, confidence: float, abstained: bool) -> Pick:

@@ -28,7 +28,7 @@ from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
-from bot.replies import Voice, say
+from bot.replies import Voice, say, use_region
 from bot.settings import Settings
 from bot.subjects import subjects_from
 from bot.text import normalize, storable
@@ -112,6 +112,12 @@ def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
     )
 
 
+def time_zone(settings: Settings, store: Store) -> ZoneInfo:
+    """The time zone "today" is told in: the setting when set, else the active packs' region's (ZoneInfo keeps
+    one object per name)."""
+    return ZoneInfo(settings.knowledge.timezone or store.knowledge().region.timezone)
+
+
 def matcher_key(store: Store, settings: Settings) -> bytes:
     """Everything a built matcher depends on (intents, boards, settings, code), for the start-up cache."""
     boards = sorted(store.knowledge().boards.values(), key=lambda board: board.id)
@@ -142,7 +148,6 @@ class Bot:
         self.settings = settings
         self.memory: Memory = memory if memory is not None else store
         self.dry_run = dry_run  # answer, but change nothing (subscriptions, logs)
-        self.tz = ZoneInfo(settings.knowledge.timezone)
         self.clock = clock or (lambda: datetime.now(self.tz))
         self.matcher = matcher if matcher is not None else build_matcher(store, settings)
         self.boards = self.matcher.boards
@@ -153,6 +158,11 @@ class Bot:
         # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
         self.commands: dict[str, CommandHandler] = dict(user_language.COMMANDS)
         self.wakeup = Wakeup()  # rung when a broadcast is queued: starts this process's delivery workers
+
+    @property
+    def tz(self) -> ZoneInfo:
+        """The time zone "today" and "tomorrow" are told in (see time_zone)."""
+        return time_zone(self.settings, self.store)
 
     # ------------------------------------------------------------ entry point
     def chat_unreachable(self, platform: str, chat_id: str) -> int:
@@ -233,7 +243,9 @@ class Bot:
         user = self.memory.get_user(msg.platform, msg.user_id) or {}
         context = Context.from_memory(user.get("pending"))
         stored = context.to_memory()
-        lang, asked = user_language.choose(text, context, msg.language)
+        knowledge = self.store.knowledge()
+        use_region(knowledge.region)  # the words of prompts and examples (config/wording.yaml {region_...})
+        lang, asked = user_language.choose(text, context, msg.language, knowledge.region.language)
         if asked:  # "parlez-vous français?": the whole message chose a language
             if context.language != lang and not self.dry_run:
                 context.language = lang
@@ -241,7 +253,7 @@ class Bot:
             return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
         now = msg.time.astimezone(self.tz)
         analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
-        turn = Turn(msg, analysis, now.date(), user.get("board"), self.store.knowledge(), context=context,
+        turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context,
                     voice=Voice(lang))
         mentioned = analysis.board.board_id if analysis.board else None
         fresh = context.fresh(now) and not analysis.command
@@ -295,7 +307,9 @@ class Bot:
         remembered = Context.from_memory(user.get("pending")).language
         if remembered in language.LANGUAGES:
             return remembered
-        return language.from_locale(msg.language) or "en"
+        knowledge = self.store.knowledge()
+        use_region(knowledge.region)
+        return language.from_locale(msg.language) or knowledge.region.language
 
     def set_language(self, msg: Incoming, lang: str) -> None:
         """Remember the user's language (/language fr)."""
@@ -324,9 +338,15 @@ class Bot:
                 analysis.intent = "school_status"  # "online learning tmrw for tdsb?": the board's own status answers
                 return
         if analysis.out_of_scope is not None and analysis.intent == "unknown":
-            # A topic the intents leave out ("buses"): only a card clearly about it answers.
-            matches = [m for m in matches if m.card.topic == "unknown"]
-        pick = cards.choose(matches, analysis.intent, analysis.confidence, analysis.abstained)
+            # A topic the intents leave out ("buses"): only a card about it answers, one of that topic or one that
+            # names it (a pack's card on the parent payment, where the shipped list only says where to look).
+            asked = normalize(turn.question, 500)
+            keywords = tuple(k for k in analysis.out_of_scope.keywords if f" {k} " in f" {asked} ")
+            naming = [m for m in matches if keywords and cards.names_any(m.card, keywords)]
+            matches = [m for m in matches if m.card.topic == "unknown" or m in naming]
+            pick = cards.choose_on_topic(matches, naming)  # the pack's word on it before "I have no information"
+        else:
+            pick = cards.choose(matches, analysis.intent, analysis.confidence, analysis.abstained)
         # The intent reported stays the matcher's when it was sure; a card found where it was not
         # sure reports the card's topic (an intent, or "unknown").
         if pick.card is not None:

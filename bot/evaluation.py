@@ -134,13 +134,17 @@ class Report:
                 or r.date != r.expected.get("date")]
 
     def render(self, show_errors: int = 0) -> str:
-        lines = [
-            f"questions: {self.total}",
-            f"intent accuracy: {self.accuracy('intent'):.3f}",
-            f"intent macro-F1: {self.macro_f1():.3f}",
-            f"board accuracy:  {self.accuracy('board'):.3f}",
-            f"date accuracy:   {self.accuracy('date'):.3f}",
-        ]
+        labelled = all("intent" in r.expected for r in self.results)
+        lines = [f"questions: {self.total}"]
+        if labelled:
+            lines += [
+                f"intent accuracy: {self.accuracy('intent'):.3f}",
+                f"intent macro-F1: {self.macro_f1():.3f}",
+                f"board accuracy:  {self.accuracy('board'):.3f}",
+                f"date accuracy:   {self.accuracy('date'):.3f}",
+            ]
+        else:  # a set scored on its replies only (written from the news, without the bot's intents)
+            lines.append("(no intents: scored on the replies' words)")
         words, checked = self.reply_words()
         if checked:
             front, _ = self.up_front()
@@ -149,11 +153,13 @@ class Report:
                 f"answer up front: {front:.3f} (reply_has words in the first {PREVIEW_CHARS} characters)",
             ]
         lines.append(f"median reply:    {self.median_length():.0f} characters")
-        for lang, (accuracy, n) in self.per_language().items():
+        for lang, (accuracy, n) in self.per_language().items() if labelled else ():
             lines.append(f"intent accuracy [{lang}]: {accuracy:.3f} ({n})")
         french, asked = self.replies_in_french()
         if asked:
             lines.append(f"replies in French [fr]: {french:.3f} (of {asked}, as bot.language reads them)")
+        if not labelled:
+            return "\n".join(lines + self._missing_words(show_errors))
         lines += ["", "per topic (recall = the topic's accuracy):", f"{'intent':<20} {'prec':>6} {'recall':>6} {'F1':>6} {'n':>5}"]
         for intent, (p, r, f, n) in sorted(self.per_intent().items(), key=lambda kv: kv[1][2]):
             lines.append(f"{intent:<20} {p:6.2f} {r:6.2f} {f:6.2f} {n:5d}")
@@ -168,12 +174,15 @@ class Report:
                     f"  {r.text!r}: got {r.intent}/{r.board}/{r.date} ({r.confidence:.2f}), "
                     f"want {r.expected['intent']}/{r.expected.get('board')}/{r.expected.get('date')}"
                 )
-            missing = [r for r in self.results if r.has_words() is False][:show_errors]
-            if missing:
-                lines += ["", "replies without their words:"]
-                for r in missing:
-                    lines.append(f"  {r.text!r}: want {r.expected['reply_has']}; got {r.reply[:200]!r}")
+            lines += self._missing_words(show_errors)
         return "\n".join(lines)
+
+    def _missing_words(self, show: int) -> list[str]:
+        missing = [r for r in self.results if r.has_words() is False][:show]
+        if not missing:
+            return []
+        return ["", "replies without their words:"] + [
+            f"  {r.text!r}: want {r.expected['reply_has']}; got {r.reply[:200]!r}" for r in missing]
 
 
 def answer_one(bot: Bot, index: int, text: str, now: datetime, board: str | None):
@@ -218,8 +227,10 @@ def jsonl_lines(path: str):
 def read_jsonl(path: str) -> list[dict]:
     rows = []
     for number, row in jsonl_lines(path):
-        if not isinstance(row, dict) or "text" not in row or "now" not in row or "intent" not in row:
-            raise ValueError(f"{path}:{number}: needs at least text, now and intent")
+        if not isinstance(row, dict) or "text" not in row or "now" not in row:
+            raise ValueError(f"{path}:{number}: needs at least text and now")
+        if "intent" not in row and not row.get("reply_has") and "good_answer" not in row:
+            raise ValueError(f"{path}:{number}: needs an intent, or reply_has words (a set scored on its replies)")
         if not isinstance(row.get("reply_has", []), list) or not isinstance(row.get("context", []), list):
             raise ValueError(f"{path}:{number}: reply_has and context must be lists")
         try:

@@ -26,10 +26,10 @@ _YOU_OR_I = frozenset({"you", "u", "ya", "i", "we", "im"})
 
 
 def advice_on_a_day(turn: Turn) -> bool:
-    """Whether a message read as a request for help names a day: "ok but what do u think, should i take monday
-    off" asks what that day holds."""
+    """Whether a message read as a request for help, or to stop the updates, names a day: "ok but what do u
+    think, should i take monday off" and "friday cancelled too?" ask what that day holds."""
     analysis = turn.analysis
-    return analysis.intent == "help" and analysis.date is not None and not analysis.command
+    return analysis.intent in ("help", "unsubscribe") and analysis.date is not None and not analysis.command
 
 
 def hurried_status(turn: Turn) -> bool:

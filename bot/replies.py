@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -19,6 +20,7 @@ from bot.settings import CONFIG_DIR
 from bot.wording import Wording, load_wording
 from bot.wording_keys import SHIPPED_KEYS
 from knowledge.reading import LoadError, read_bytes
+from knowledge.regions import NOWHERE, Region
 
 PREVIEW_CHARS = 160
 MAX_SUPPORT = 2
@@ -41,9 +43,32 @@ def wording() -> Wording:
                                   name="wording")
 
 
+# The region of the message being answered: its words fill the catalog's {region_...} fields (the examples a
+# prompt suggests, what a board is called, where to look). Set per message by Bot.respond (a context variable:
+# each asyncio task answering a message has its own).
+_REGION: ContextVar[Region] = ContextVar("region", default=NOWHERE)
+
+
+def use_region(region: Region) -> None:
+    _REGION.set(region)
+
+
+def fill_region(text: str, language: str = "en") -> str:
+    """A data text's {region_...} fields (config/intents.yaml's places to look) in the region's words."""
+    if "{region_" not in text:
+        return text
+    for name, value in _REGION.get().words(language).items():
+        text = text.replace("{" + name + "}", value)
+    return text
+
+
 def say(key: str, language: str = "en", /, **fields: object) -> str:
-    """The catalog's text for `key` in `language` (English when it has no French), its {fields} filled."""
-    return wording().say(key, language, **fields)
+    """The catalog's text for `key` in `language` (English when it has no French), its {fields} filled, and
+    its {region_...} fields from the region of the message being answered."""
+    catalog = wording()
+    if "{region_" in catalog.texts[key]["en"]:
+        fields = {**_REGION.get().words(language), **fields}
+    return catalog.say(key, language, **fields)
 
 
 @dataclass(slots=True)
@@ -140,9 +165,13 @@ def without_source(texts: list[str]) -> tuple[list[str], str]:
 
 
 # --------------------------------------------------------------- fixed texts
-@lru_cache(maxsize=4)  # the commands and the wording are fixed
 def help_text(language: str = "en") -> str:
-    """The full help: what to ask, then one line per command from the command registry."""
+    """The full help: what to ask (the region's example), then one line per command from the command registry."""
+    return _help_text(language, _REGION.get())
+
+
+@lru_cache(maxsize=8)  # the commands and the wording are fixed
+def _help_text(language: str, region: Region) -> str:
     lines = [line for line in help_lines(language) if _listed(line)]
     return say("help_about", language) + "\n\n" + say("help_commands", language) + "\n" + "\n".join(lines)
 

@@ -43,11 +43,13 @@ class DatabaseSettings:
 
 @dataclass(frozen=True)
 class KnowledgeSettings:
-    boards: str = str(CONFIG_DIR / "boards.yaml")
+    # the region (its boards, time zone, languages, words) loaded with the default pack; packs naming no region
+    # are in it. Other regions: `schoolbot kb load REGION.yaml` (docs/packs.md, "A new region")
+    region: str = str(CONFIG_DIR / "regions" / "ontario.yaml")
     intents: str = str(CONFIG_DIR / "intents.yaml")
     subjects: str = str(CONFIG_DIR / "subjects.yaml")  # what questions are about (workers, services)
     default: str = str(CONFIG_DIR / "knowledge" / "cupe-2019.yaml")  # loaded into an empty database
-    timezone: str = "America/Toronto"
+    timezone: str = ""  # empty: the time zone of the active packs' region; an IANA name overrides it
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,12 @@ def _coerce(value: Any, default: Any, where: str) -> Any:
     raise SettingsError(f"{where}: expected a string, got {value!r}")
 
 
+# Keys that were renamed: what to write instead.
+RENAMED = {("knowledge", "boards"): "boards now come with their region: write [knowledge] region = \"REGION.yaml\" "
+                                    "(a `region:` header and its `boards:`; docs/packs.md, \"A new region\"), or load "
+                                    "a boards file with `schoolbot kb load FILE`"}
+
+
 def _build_section(name: str, given: Mapping[str, Any], origin: str) -> Any:
     cls = _section_class(name)
     defaults = cls()
@@ -167,8 +175,9 @@ def _build_section(name: str, given: Mapping[str, Any], origin: str) -> Any:
     values = {}
     for key, value in given.items():
         if key not in known:
+            moved = RENAMED.get((name, key))
             raise SettingsError(
-                f"{origin}: unknown key [{name}] {key!r}; known keys: {', '.join(sorted(known))}"
+                f"{origin}: unknown key [{name}] {key!r}; " + (moved or f"known keys: {', '.join(sorted(known))}")
             )
         values[key] = _coerce(value, getattr(defaults, key), f"{origin}: [{name}] {key}")
     return dataclasses.replace(defaults, **values)
@@ -251,7 +260,8 @@ def validate(settings: Settings) -> None:
                 allowed = f"between {low:g} and {high:g}" if high is not None else f"at least {low:g}"
                 raise SettingsError(f"{origin_of(settings)}[{name}] {key.name} must be {allowed}, got {value:g} "
                                     f"(set it in the settings file or SCHOOLBOT_{name.upper()}_{key.name.upper()})")
-    _check_timezone(settings.knowledge.timezone, origin_of(settings))
+    if settings.knowledge.timezone:
+        _check_timezone(settings.knowledge.timezone, origin_of(settings))
     for entry in settings.roles.province_admins:
         parse_user_ref(entry, "[roles] province_admins")
     for entry in settings.roles.board_staff:

@@ -3,7 +3,7 @@
 An explicit choice ("parlez-vous français?", /language fr) wins, then the
 message's own language when it says clearly (one word is enough for a user we
 know no language of yet), then the language remembered in the user's context,
-then the platform's (Telegram's language_code, Discord's locale), then English.
+then the platform's (Telegram's language_code, Discord's locale), then the region's first language.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ LANGUAGE_NAMES = {"en": "en", "english": "en", "anglais": "en", "fr": "fr", "fre
                   "français": "fr"}
 
 
-def choose(text: str, context: Context, platform_language: str) -> tuple[str, bool]:
+def choose(text: str, context: Context, platform_language: str, default: str = "en") -> tuple[str, bool]:
     """The reply's language, and whether the message only asked for one.
 
-    A clear message language is remembered in `context` for the next turns.
+    A clear message language is remembered in `context` for the next turns. `default`: the region's first
+    language, for a message that does not say ("Laval?", /start) from a user of no known language.
     """
     asked = language_request(text)
     if asked is not None:
@@ -42,7 +43,7 @@ def choose(text: str, context: Context, platform_language: str) -> tuple[str, bo
     if said is not None:
         context.language = said
         return said, False
-    return remembered or language.from_locale(platform_language) or "en", False
+    return remembered or language.from_locale(platform_language) or default, False
 
 
 _COMMAND_NAME = re.compile(r"\s*/([a-z_]+)")

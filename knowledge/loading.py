@@ -34,7 +34,7 @@ from knowledge.model import (
 from knowledge.packs import legacy_header, read_header
 from knowledge.reading import LoadError, read_yaml, shown, unknown_sections
 
-__all__ = ["LoadError", "read_yaml", "load_boards", "load_knowledge"]
+__all__ = ["LoadError", "read_yaml", "load_boards", "read_boards", "load_knowledge"]
 
 
 class _Entry:
@@ -103,11 +103,22 @@ def _check_short(board: Board, e: _Entry, owner: dict[str, str]) -> None:
 
 
 def load_boards(path: str | Path) -> tuple[Board, ...]:
+    """A boards-only file (a `boards:` list; a region file brings its boards too: knowledge.regions)."""
     path = str(path)
     data = read_yaml(path)
-    problems: list[str] = []
     if not isinstance(data, dict):
         raise LoadError(path, ["the file must be a mapping with a 'boards' list"])
+    problems = unknown_sections(data, ["boards"])
+    if "region" in data:
+        problems = [f"it is a region file (it has 'region:'): load it with `schoolbot kb load {path}`"]
+    if problems:
+        raise LoadError(path, problems)
+    return read_boards(data, path)
+
+
+def read_boards(data: dict, path: str) -> tuple[Board, ...]:
+    """The validated `boards:` list of a boards or region file (raises LoadError naming each bad entry)."""
+    problems: list[str] = []
     boards: list[Board] = []
     seen: dict[str, str] = {}
     alias_owner: dict[str, str] = {}
@@ -231,7 +242,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         entry_id, source, published = common(e)
         board = e.get("board", _text)
         if board and board not in boards:
-            e.fail(f"board {shown(board)} is not in boards.yaml (nor 'all')")
+            e.fail(f"board {shown(board)} is not a board of any loaded region (nor 'all')")
         if "from" not in e.raw:
             e.fail("'from' is missing")
         start, until = window(e)
@@ -328,7 +339,7 @@ def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boar
     card_boards = e.get("boards", _strings, required=False, default=())
     for board in card_boards:
         if board not in boards or board == ALL_BOARDS:
-            e.fail(f"board {shown(board)} is not in boards.yaml (leave 'boards' out for every board)")
+            e.fail(f"board {shown(board)} is not a board of any loaded region (leave 'boards' out for every board)")
     valid_until = e.get("valid_until", _time, required=False)
     if valid_until is not None and published is not None and valid_until <= published:
         e.fail(f"'valid_until' {valid_until.isoformat()} is not after 'published' {published.isoformat()}")

@@ -150,7 +150,7 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
         boards = get("boards", "strings") or ()
         for board in boards:
             if board not in board_ids:
-                problems.append(f"pack.boards: {shown(board)} is not in boards.yaml")
+                problems.append(f"pack.boards: {shown(board)} is not a board of any loaded region")
     phases = []
     for where, item in _mappings(raw, "phases", "id and name", {"id", "name", "name_fr", "from", "until"}, problems):
         phase = Phase(get("id", "ident", True, where, item) or "", get("name", "text", True, where, item) or "",

@@ -10,6 +10,7 @@ from typing import Any
 
 from knowledge.model import Board, Card, Fact, PackEnd, Source, Status, TimelineEvent, WithdrawnService
 from knowledge.packs import PackInfo, header_from_json
+from knowledge.region_store import regions_in_use
 from knowledge.snapshot import Knowledge
 
 
@@ -73,10 +74,13 @@ def read_knowledge(conn, pack_ids: list[str] | None = None) -> Knowledge:
         intent = intent_of.get((r["pack"], r["topic"]))
         return (intent, r["topic"]) if intent else (r["topic"], "")
 
+    regions, default = regions_in_use(conn, packs)
+    in_use = {r.id for r in regions}
     boards = [
         Board(r["id"], r["name"], r["system"], r["language"], r["website"],
               tuple(json.loads(r["aliases"] or "[]")), tuple(json.loads(r["municipalities"] or "[]")), r["short"] or "")
         for r in _query(conn, "SELECT * FROM boards ORDER BY id")
+        if not in_use or (r["region"] or default) in in_use  # the active packs' regions' boards only
     ]
     sources = [Source(r["file"], r["title"], _time(r["published"]), bool(r["approximate"]), _json(r["fr"]), r["pack"])
                for r in rows("sources", "file")]
@@ -106,7 +110,7 @@ def read_knowledge(conn, pack_ids: list[str] | None = None) -> Knowledge:
     ]
     ends = [PackEnd(r["id"], _time(r["ended"]), r["text"] or "", _time(r["published"]), r["author"] or "",
                     _time(r["retracted"]), _json(r["fr"]), r["pack"]) for r in rows("pack_ends", "published, rowid")]
-    return Knowledge(boards, sources, facts, statuses, services, events, cards, packs, ends)
+    return Knowledge(boards, sources, facts, statuses, services, events, cards, packs, ends, regions)
 
 
 def _json(value: str | None):

@@ -18,7 +18,8 @@ tables and the Telegram adapter's update journal, made here instead of by their 
 end of a dispute stated by staff in chat (`pack_ends`); 7 broadcasts in each recipient's language: the
 French recipients' text and the author's language on a broadcast, the language of each delivery, the
 language a chat subscribed in, and each user's remembered language as a column (it was only inside the
-conversation memory); 8 boards' short names (`short`, what replies lead with).
+conversation memory); 8 boards' short names (`short`, what replies lead with); 9 regions (a `regions`
+table, and the region each board belongs to: empty for boards loaded before, which are the shipped region's).
 """
 
 from __future__ import annotations
@@ -43,7 +44,11 @@ def _text_table(name: str, columns: str, pk: str) -> str:
 
 TABLES: tuple[Table, ...] = (
     # ------------------------------------------------------------ knowledge
-    Table("boards", _text_table("boards", "id name system language website aliases municipalities short", "id")),
+    Table("boards", _text_table("boards", "id name system language website aliases municipalities short region",
+                                "id")),
+    # A region file's header (knowledge.regions); origin: the file it was loaded from, or "shipped".
+    Table("regions", 'CREATE TABLE IF NOT EXISTS "regions" ("id" TEXT PRIMARY KEY, "header" TEXT, "origin" TEXT, '
+                     '"loaded" TEXT)'),
     Table("packs", 'CREATE TABLE IF NOT EXISTS "packs" ("id" TEXT PRIMARY KEY, "title" TEXT, "header" TEXT, '
                    '"active" INTEGER NOT NULL DEFAULT 0, "origin" TEXT, "loaded" TEXT)'),  # active: 0, or its place
     # Each pack has its own ids: the key of every knowledge table starts with the pack.
@@ -262,6 +267,12 @@ def _to_8(conn: sqlite3.Connection) -> None:
     _add_columns(conn, "boards", {"short": "TEXT"})
 
 
+def _to_9(conn: sqlite3.Connection) -> None:
+    """Regions: each board's region (empty for the boards already there: the shipped region's, named on the
+    next start when the shipped region file is loaded)."""
+    _add_columns(conn, "boards", {"region": "TEXT"})
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
@@ -270,6 +281,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = 
     (6, "a dispute's end stated in chat", _to_6),
     (7, "broadcasts in each recipient's language", _to_7),
     (8, "boards' short names", _to_8),
+    (9, "regions", _to_9),
 )
 VERSION = MIGRATIONS[-1][0]
 

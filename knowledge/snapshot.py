@@ -22,6 +22,7 @@ from knowledge.model import (
     TimelineEvent,
     WithdrawnService,
 )
+from knowledge.regions import NOWHERE
 
 
 def _visible(published: datetime, retracted: datetime | None, at: datetime) -> bool:
@@ -101,6 +102,7 @@ class Knowledge:
         cards: list[Card] = (),
         packs: list = (),
         pack_ends: list[PackEnd] = (),
+        regions: list = (),
     ):
         self.boards = {b.id: b for b in boards}
         self.sources = {s.file: s for s in sources}
@@ -112,6 +114,10 @@ class Knowledge:
         self.card_by_id = {c.id: c for c in self.cards}
         self.packs = {p.id: p for p in packs}  # the active packs' headers (knowledge.packs.PackInfo), in order
         self.pack_ends = list(pack_ends)  # ends of disputes stated in chat (see pack_at)
+        # The active packs' regions (knowledge.regions.Region), in the packs' order: the first gives the time
+        # zone, the default language and the words of prompts (NOWHERE when none is stored).
+        self.regions = list(regions)
+        self.region = regions[0] if regions else NOWHERE
         self.derived: dict = {}  # what answering derives from this snapshot once (bot.timeliness)
         # Answers to the queries below. What a query finds changes only at the times of its entries
         # (published, retracted, ended), so it is kept per span between two such times, not per `at`.

@@ -201,16 +201,27 @@ class Store(PeopleRecords):
     def is_empty(self) -> bool:
         return self.conn.execute("SELECT count(*) FROM boards").fetchone()[0] == 0
 
-    def replace_boards(self, boards: Iterable[Board]) -> None:
+    def replace_boards(self, boards: Iterable[Board], region: str = "") -> None:
+        """Make `boards` the boards of `region`; no other region's board changes (ids are unique across regions:
+        a board of another region with the same id is a ValueError naming both)."""
         rows = [
-            {**asdict(b), "aliases": json.dumps(list(b.aliases)), "municipalities": json.dumps(list(b.municipalities))}
+            {**asdict(b), "aliases": json.dumps(list(b.aliases)), "municipalities": json.dumps(list(b.municipalities)),
+             "region": region}
             for b in boards
         ]
+        keep = [row["id"] for row in rows]
+        marks = ", ".join("?" * len(keep))
         with self.transaction():
+            clash = self.conn.execute(f"SELECT id, region FROM boards WHERE id IN ({marks}) AND region IS NOT NULL "
+                                      "AND region != '' AND region != ?", [*keep, region]).fetchone()
+            if clash:
+                raise ValueError(f"board id {clash[0]!r} is already a board of region {clash[1]!r}: "
+                                 "a board id names one board in all regions")
             self.db["boards"].upsert_all(rows, pk="id")
-            # The file is the list of boards: one renamed or removed there goes here too.
-            keep = [row["id"] for row in rows]
-            self.conn.execute(f"DELETE FROM boards WHERE id NOT IN ({', '.join('?' * len(keep))})", keep)
+            # The file is the region's list of boards: one renamed or removed there goes here too
+            # (boards of no region are those loaded before regions: the shipped region's).
+            self.conn.execute(f"DELETE FROM boards WHERE (region = ? OR region IS NULL OR region = '') "
+                              f"AND id NOT IN ({marks})", [region, *keep])
 
     def load_file(self, kfile: KnowledgeFile) -> dict[str, int]:
         """Replace a validated pack's file-loaded entries by the file's; its staff-made entries stay.

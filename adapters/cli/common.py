@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo
 
 from adapters.errors import UsageError
 from bot.settings import DatabaseSettings, Settings, load_settings
@@ -58,14 +57,14 @@ def check_database_exists(path: str) -> None:
                      f"to start a new one there, run `schoolbot init --db {path}`")
 
 
-def parse_time(value: str, settings: Settings) -> datetime:
-    """An ISO 8601 time from the command line; without a zone, the knowledge's time zone."""
+def parse_time(value: str, zone: tzinfo) -> datetime:
+    """An ISO 8601 time from the command line; without a zone, `zone` (the bot's: Bot.tz)."""
     try:
         moment = datetime.fromisoformat(value.strip())
     except ValueError:
         raise UsageError(f"--now: {value!r} is not an ISO 8601 time, e.g. 2019-10-03T09:00:00-04:00") from None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=ZoneInfo(settings.knowledge.timezone))
+        moment = moment.replace(tzinfo=zone)
     return moment
 
 

@@ -15,21 +15,31 @@ def shipped_pack(name: str) -> str | None:
     from bot.settings import CONFIG_DIR
     from knowledge.fields import ID_PATTERN
 
-    path = CONFIG_DIR / "knowledge" / f"{name}.yaml"
-    return str(path) if ID_PATTERN.match(name) and not os.path.exists(name) and path.is_file() else None
+    if not ID_PATTERN.match(name) or os.path.exists(name):
+        return None
+    for folder in ("knowledge", "regions"):  # packs, then regions (`kb load alberta`)
+        path = CONFIG_DIR / folder / f"{name}.yaml"
+        if path.is_file():
+            return str(path)
+    return None
 
 
 def cmd_kb_load(args: argparse.Namespace) -> int:
-    from knowledge.loader import load_boards_file, validate_knowledge_file
+    from knowledge.loader import load_boards_file, load_region_file, validate_knowledge_file
     from knowledge.loading import read_yaml
 
     _, store = open_from(args, create=True)  # loading a pack is a way to start a database
     for path in args.files:
         path = shipped_pack(path) or path
         data = read_yaml(path)
-        if isinstance(data, dict) and "boards" in data:
+        if isinstance(data, dict) and "region" in data:
+            region, count = load_region_file(store, path)
+            print(f"{path}: region {region.id} loaded ({region.name}, time zone {region.timezone}, languages "
+                  f"{' '.join(region.languages)}): {count} boards; packs naming `region: {region.id}` use them")
+            continue
+        if isinstance(data, dict) and "boards" in data and "pack" not in data:
             count = load_boards_file(store, path)
-            print(f"{path}: {count} boards loaded")
+            print(f"{path}: {count} boards loaded as the default region's boards (other regions' boards stay)")
             continue
         kfile = validate_knowledge_file(store, path)
         counts = store.load_file(kfile)
@@ -45,17 +55,26 @@ def cmd_kb_load(args: argparse.Namespace) -> int:
 
 
 def cmd_kb_validate(args: argparse.Namespace) -> int:
-    """Check pack files against the database's boards, or the boards file when there is no database yet
-    (validating never creates one)."""
-    from knowledge.loading import load_boards, load_knowledge
+    """Check region and pack files: a pack against the boards of every region in the database (or, when there
+    is no database yet, of the shipped region), and of the region files named before it (validating never
+    creates a database)."""
+    from knowledge.loading import load_knowledge
+    from knowledge.regions import is_region_file, load_region
 
     settings = settings_from(args)
     if os.path.isfile(settings.database.path):
-        boards = list(open_from(args)[1].knowledge().boards)
+        boards = [row[0] for row in open_from(args)[1].conn.execute("SELECT id FROM boards")]
     else:
-        boards = [board.id for board in load_boards(settings.knowledge.boards)]
+        boards = [board.id for board in load_region(settings.knowledge.region)[1]]
     for path in args.files:
-        kfile = load_knowledge(shipped_pack(path) or path, boards)
+        path = shipped_pack(path) or path
+        if is_region_file(path):
+            region, region_boards = load_region(path)
+            boards += [b.id for b in region_boards]
+            print(f"{path}: region {region.id} ({region.name}) is valid: time zone {region.timezone}, languages "
+                  f"{' '.join(region.languages)}, {len(region_boards)} boards; nothing loaded")
+            continue
+        kfile = load_knowledge(path, boards)
         entries = {"sources": kfile.sources, "facts": kfile.facts, "cards": kfile.cards, "statuses": kfile.statuses,
                    "withdrawn_services": kfile.withdrawn_services, "timeline": kfile.timeline}
         print(f"{path}: pack {kfile.pack.id} ({kfile.pack.title}) is valid: "

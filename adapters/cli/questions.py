@@ -22,7 +22,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     bot = build_bot(settings)
     settle_after_build()
     with closing(bot.store):  # what is held written, the write-ahead log checkpointed into the file
-        start = parse_time(args.now, settings) if args.now else None
+        start = parse_time(args.now, bot.tz) if args.now else None
         board = None
         if args.board:
             found = bot.boards.lookup(args.board)
@@ -47,7 +47,7 @@ def _ask_line(bot, index: int, line: str, default_now: datetime, default_board: 
         text = obj["text"]
         try:
             if obj.get("now"):
-                now = parse_time(str(obj["now"]), settings)
+                now = parse_time(str(obj["now"]), bot.tz)
         except UsageError as exc:
             return {"error": f"line {index + 1}: {exc}".replace("--now: ", "now: ")}
         given = obj.get("board") or obj.get("user_board")
@@ -82,7 +82,7 @@ def cmd_ask(args: argparse.Namespace) -> int:
 
 
 def _ask(args: argparse.Namespace, bot, settings: Settings) -> int:
-    now = parse_time(args.now, settings) if args.now else bot.clock()
+    now = parse_time(args.now, bot.tz) if args.now else bot.clock()
     board = None
     if args.board:
         board = _board_id(bot, args.board)

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import getpass
 import json
-from zoneinfo import ZoneInfo
 
 from adapters.cli.common import open_from
 from adapters.errors import UsageError
@@ -24,14 +23,13 @@ def _os_user() -> str:
 
 def _admin(args: argparse.Namespace):
     from datetime import datetime
-    from zoneinfo import ZoneInfo
 
     from bot.admin import Admin, Operator
     from bot.app import build_bot
 
     settings, store = open_from(args)
     bot = build_bot(settings, store=store)
-    return Admin(bot), Operator(_os_user(), datetime.now(ZoneInfo(settings.knowledge.timezone)))
+    return Admin(bot), Operator(_os_user(), datetime.now(bot.tz))
 
 
 def _change(args: argparse.Namespace, kind: str) -> int:
@@ -71,6 +69,7 @@ def cmd_roles(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from bot.admin import audit_entry, audit_table
+    from bot.core import time_zone
 
     settings, store = open_from(args)
     rows = store.audit_rows(args.limit)
@@ -81,7 +80,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not rows:
         print("The audit log is empty.")
         return 0
-    print(audit_table(rows, width=args.width, zone=ZoneInfo(settings.knowledge.timezone)))
+    print(audit_table(rows, width=args.width, zone=time_zone(settings, store)))
     print("when = the clock the bot reasoned with (a --now replay differs from the real time)")
     return 0
 

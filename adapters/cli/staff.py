@@ -32,8 +32,7 @@ def _author() -> str:
 
 # ----------------------------------------------------------------- broadcast
 def cmd_broadcast(args: argparse.Namespace) -> int:
-    from zoneinfo import ZoneInfo
-
+    from bot.core import time_zone
     from bot.broadcast import BroadcastError, Outbox, board_title, compose
     from knowledge.model import ALL_BOARDS
 
@@ -58,7 +57,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
         board_id = board.id
     name = board_title(knowledge, board_id)
     outbox = Outbox(store)
-    now = datetime.now(ZoneInfo(settings.knowledge.timezone))
+    now = datetime.now(time_zone(settings, store))
     try:
         made = compose(knowledge, board_id, now, body, settings.limits.broadcast_max_chars)
     except BroadcastError as exc:

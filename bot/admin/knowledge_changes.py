@@ -123,7 +123,7 @@ def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     if board_id != ALL_BOARDS:
         future = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
                            [*knowledge.statuses, entry], knowledge.services, knowledge.timeline, knowledge.cards,
-                           list(knowledge.packs.values()), knowledge.pack_ends)
+                           list(knowledge.packs.values()), knowledge.pack_ends, knowledge.regions)
         day = answers.next_school_day(max(start, today))
         lines.append("\n" + admin.say(msg, "admin_parents_will_be_told", day=describe_day(day, today, lang)))
         lines.append(answers.school_status(future, knowledge.board(board_id), day, today, msg.time,

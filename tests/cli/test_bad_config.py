@@ -50,11 +50,18 @@ def test_the_environment_is_checked_the_same_way():
         load_settings(None, environ={"SCHOOLBOT_ANSWERS_STALE_AFTER_DAYS": "-1"})
 
 
-def test_a_missing_boards_file_is_one_line(tmp_path, capsys):
+def test_a_missing_region_file_is_one_line(tmp_path, capsys):
     config = tmp_path / "schoolbot.toml"
-    config.write_text(f'[knowledge]\nboards = "{tmp_path / "nope.yaml"}"\n')
+    config.write_text(f'[knowledge]\nregion = "{tmp_path / "nope.yaml"}"\n')
     err = _one_line(capsys, ["ask", "--config", str(config), "--db", str(tmp_path / "x.db"), "hi"])
     assert "nope.yaml: no such file" in err
+
+
+def test_the_old_boards_setting_says_what_replaced_it(tmp_path, capsys):
+    config = tmp_path / "schoolbot.toml"
+    config.write_text(f'[knowledge]\nboards = "{tmp_path / "b.yaml"}"\n')
+    err = _one_line(capsys, ["ask", "--config", str(config), "--db", str(tmp_path / "x.db"), "hi"])
+    assert "unknown key [knowledge] 'boards'; boards now come with their region: write [knowledge] region" in err
 
 
 @pytest.mark.parametrize(("entry", "says"), [

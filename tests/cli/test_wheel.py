@@ -47,7 +47,7 @@ def test_the_wheel_carries_every_module_and_the_shipped_data(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     shipped = {p.relative_to(REPO).as_posix() for top in ("bot", "knowledge", "adapters", "config")
                for p in (REPO / top).rglob("*") if p.suffix in (".py", ".yaml") and "__pycache__" not in p.parts}
-    assert {"config/boards.yaml", "config/intents.yaml", "config/knowledge/cupe-2019.yaml", "adapters/cli/__init__.py"} <= shipped
+    assert {"config/regions/ontario.yaml", "config/intents.yaml", "config/knowledge/cupe-2019.yaml", "adapters/cli/__init__.py"} <= shipped
     assert shipped - names == set()
     assert not [n for n in names if n.startswith("tests/") or n.endswith(".db")]
 

@@ -87,6 +87,6 @@ def test_the_shipped_data_is_found_beside_the_code_not_the_working_directory(tmp
     monkeypatch.chdir(tmp_path)
     settings = load_settings(environ={})
     shipped = Path(config.__file__).parent
-    for path in (settings.knowledge.boards, settings.knowledge.intents, settings.knowledge.default):
+    for path in (settings.knowledge.region, settings.knowledge.intents, settings.knowledge.default):
         assert Path(path).is_file() and Path(path).parent.is_relative_to(shipped), path
     assert settings.database.path == "schoolbot.db"  # the database: the working directory

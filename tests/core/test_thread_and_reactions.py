@@ -289,8 +289,11 @@ def test_money_for_school_activities_is_a_duty_the_workers_stopped(chat, words):
     assert "collecting or taking money for school activities" in chat(words, at=TUESDAY).split("\n")[0]
 
 
-def test_an_off_topic_program_is_still_off_topic(chat):
-    assert chat("is the breakfast club still running").startswith("I have no information on lunch, breakfast")
+def test_an_off_topic_program_is_answered_by_the_card_about_it(chat):
+    """Breakfast programs are a topic the intents leave out; the 2019 pack's card about them answers (honestly:
+    the reports don't say), not the generic "I have no information" line."""
+    reply = chat("is the breakfast club still running")
+    assert reply.startswith("I don't know: the reports don't say whether breakfast, snack or lunch programs"), reply
 
 
 def test_washroom_cleaning_is_a_subject_the_reports_do_not_cover(chat):

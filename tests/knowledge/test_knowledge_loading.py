@@ -6,6 +6,7 @@ import pytest
 from bot.settings import Settings
 from knowledge.loader import ensure_default_knowledge, load_knowledge_file
 from knowledge.loading import LoadError, load_boards, load_knowledge
+from knowledge.regions import load_region
 from knowledge.store import open_store
 
 DEFAULTS = Settings().knowledge
@@ -13,7 +14,7 @@ SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 
 
 def test_shipped_boards_validate():
-    boards = load_boards(DEFAULTS.boards)
+    boards = load_region(DEFAULTS.region)[1]
     ids = {b.id for b in boards}
     for expected in ("tdsb", "tcdsb", "pdsb", "dpcdsb", "yrdsb", "ycdsb", "ocdsb", "ocsb", "hwdsb", "hwcdsb",
                      "ddsb", "tvdsb", "hdsb", "wrdsb"):
@@ -24,7 +25,7 @@ def test_shipped_boards_validate():
 
 
 def test_shipped_knowledge_validates_and_cites_sources():
-    boards = load_boards(DEFAULTS.boards)
+    boards = load_region(DEFAULTS.region)[1]
     kfile = load_knowledge(DEFAULTS.default, [b.id for b in boards])
     files = {s.file for s in kfile.sources}
     entries = [*kfile.facts, *kfile.statuses, *kfile.withdrawn_services, *kfile.timeline]
@@ -84,7 +85,7 @@ def test_load_twice_changes_nothing(tmp_path, store):
 @pytest.mark.parametrize(
     "change, fragment",
     [
-        (("board: pdsb", "board: nosuch"), "statuses[0] (pdsb-strike): board 'nosuch' is not in boards.yaml"),
+        (("board: pdsb", "board: nosuch"), "statuses[0] (pdsb-strike): board 'nosuch' is not a board of any loaded region"),
         (("status: closures_possible", "status: maybe"), "'status': 'maybe' is not one of"),
         (("source: a.txt\n", "source: b.txt\n"), "source 'b.txt' is not listed"),
         (("from: 2019-10-07", "from: next monday"), "'from': expected a date"),
@@ -135,7 +136,7 @@ def test_duplicate_ids_and_aliases_in_boards(tmp_path):
 
 
 def test_every_shipped_board_has_a_short_name_shorter_than_its_name():
-    boards = load_boards(DEFAULTS.boards)
+    boards = load_region(DEFAULTS.region)[1]
     assert all(b.short and len(b.short) < len(b.name) for b in boards)
     assert {b.id: b.display for b in boards if b.id in ("tdsb", "pdsb", "cepeo", "cecce")} == {
         "tdsb": "TDSB", "pdsb": "Peel DSB", "cepeo": "CEPEO", "cecce": "CECCE"}
@@ -159,15 +160,15 @@ def test_bad_short_names_name_file_entry_and_problem(tmp_path):
 
 def test_default_knowledge_loads_once(tmp_path):
     store = open_store(tmp_path / "db.sqlite")
-    assert ensure_default_knowledge(store, DEFAULTS.boards, DEFAULTS.default) is True
-    assert ensure_default_knowledge(store, DEFAULTS.boards, DEFAULTS.default) is False
+    assert ensure_default_knowledge(store, DEFAULTS.region, DEFAULTS.default) is True
+    assert ensure_default_knowledge(store, DEFAULTS.region, DEFAULTS.default) is False
     assert store.knowledge().board("tdsb").name == "Toronto District School Board"
 
 
 def test_reloading_boards_drops_a_renamed_one(store):
-    boards = load_boards(DEFAULTS.boards)
+    boards = load_region(DEFAULTS.region)[1]
     renamed = [dataclasses.replace(b, id="limestone") if b.id == "ldsb" else b for b in boards]
-    store.replace_boards(renamed)
+    store.replace_boards(renamed, "ontario")
     ids = set(store.knowledge().boards)
     assert "limestone" in ids and "ldsb" not in ids
 
@@ -238,5 +239,5 @@ def test_a_bad_card_names_its_entry_and_problem(tmp_path):
     with pytest.raises(LoadError) as error:
         load_knowledge(path, ["tdsb"])
     text = str(error.value)
-    assert "cards[1] (over-later): board 'nowhere' is not in boards.yaml" in text
+    assert "cards[1] (over-later): board 'nowhere' is not a board of any loaded region" in text
     assert "'replaces' names 'gone'" in text

@@ -31,7 +31,7 @@ def test_header_problems_name_the_field():
     del bad["title"]
     problems: list[str] = []
     read_header(bad, "walkout.yaml", {"tdsb"}, INTENTS, problems)
-    assert "pack.boards: 'nowhere' is not in boards.yaml" in problems
+    assert "pack.boards: 'nowhere' is not a board of any loaded region" in problems
     assert "pack: 'title' is missing" in problems
     assert any(p.startswith("pack: unknown field 'colour'") for p in problems)
     assert "pack.phases[0]: 'until' 2022-11-04 is before 'from' 2022-11-07" in problems

@@ -1,0 +1,158 @@
+"""Regions as data: a region file brings its boards, time zone, languages and words; packs name their region.
+
+Loading a region never touches another region's boards; the shipped region is not loaded again over one an
+operator loaded; a deployment of another region answers in its time zone and its default language, with its
+own examples and places to look, and never names an Ontario board, ministry or city.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.app import build_bot, open_knowledge
+from bot.settings import CONFIG_DIR, Settings
+from knowledge.loader import ensure_default_knowledge, load_knowledge_file, load_region_file
+from knowledge.loading import LoadError
+from knowledge.regions import load_region
+from tests.conftest import message
+
+REGIONS = CONFIG_DIR / "regions"
+PACKS = CONFIG_DIR / "knowledge"
+EDMONTON = ZoneInfo("America/Edmonton")
+ONTARIO_WORDS = re.compile(r"\b(peel|tdsb|toronto|mississauga|york catholic|cepeo|ontario)\b", re.IGNORECASE)
+
+
+def deployment(tmp_path, template_db, region: str, pack: str):
+    """A database as docs/packs.md sets one up: the region file loaded, then its pack, then only that pack used."""
+    path = tmp_path / "schoolbot.db"
+    shutil.copyfile(template_db, path)
+    settings = Settings().replace("database", path=str(path))
+    store = open_knowledge(settings)
+    load_region_file(store, REGIONS / f"{region}.yaml")
+    load_knowledge_file(store, PACKS / f"{pack}.yaml")
+    store.use_packs([pack])
+    return settings, store
+
+
+@pytest.fixture(scope="module")
+def alberta(tmp_path_factory, template_db):
+    settings, store = deployment(tmp_path_factory.mktemp("alberta"), template_db, "alberta", "alberta-teachers-2025")
+    yield build_bot(settings, store=store)
+    store.close()
+
+
+@pytest.fixture(scope="module")
+def quebec(tmp_path_factory, template_db):
+    settings, store = deployment(tmp_path_factory.mktemp("quebec"), template_db, "quebec", "qc-2023-front-commun-fae")
+    yield build_bot(settings, store=store)
+    store.close()
+
+
+def ask(bot, text: str, at: datetime, user: str = "p1") -> str:
+    return "\n".join(r.text for r in bot.handle(message(text, at=at, user=user)))
+
+
+def test_every_shipped_region_validates():
+    for path in sorted(REGIONS.glob("*.yaml")):
+        region, boards = load_region(path)
+        assert region.id == path.stem and boards, path
+
+
+def test_a_region_brings_its_boards_and_leaves_the_other_regions_boards(store):
+    region, count = load_region_file(store, REGIONS / "alberta.yaml")
+    assert region.timezone == "America/Edmonton" and count >= 13
+    ids = {row[0] for row in store.conn.execute("SELECT id FROM boards")}
+    assert {"tdsb", "pdsb"} <= ids  # Ontario's are still there
+    # The active pack is Ontario's: answers see Ontario's boards only.
+    assert "tdsb" in store.knowledge().boards and not set(store.knowledge().boards) & {"eps", "cbe"}
+
+
+def test_a_board_id_of_another_region_is_refused_naming_both(store, tmp_path):
+    clash = tmp_path / "clash.yaml"
+    clash.write_text("region: {id: elsewhere, name: Elsewhere, timezone: UTC, languages: [en]}\n"
+                     "boards:\n  - {id: tdsb, name: Another TDSB, system: public, language: english, "
+                     "website: https://example.org}\n")
+    with pytest.raises(LoadError, match="board id 'tdsb' is already a board of region 'ontario'"):
+        load_region_file(store, clash)
+
+
+def test_a_bad_region_header_names_the_key(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("region: {id: x, name: X, timezone: Mars/Olympus, languages: [en, de], colour: red}\nboards: []\n")
+    with pytest.raises(LoadError) as caught:
+        load_region(bad)
+    text = str(caught.value)
+    assert "unknown field(s) 'colour'" in text and "'timezone': 'Mars/Olympus' is not a time zone" in text
+    assert "'languages'" in text
+
+
+def test_an_upgrade_never_reloads_a_region_the_operator_loaded(store, tmp_path):
+    mine = tmp_path / "ontario-mine.yaml"
+    mine.write_text((REGIONS / "ontario.yaml").read_text().replace("name: Toronto District School Board",
+                                                                     "name: Toronto DSB (ours)"))
+    load_region_file(store, mine)
+    store.conn.execute("UPDATE meta SET value = 'an older release' WHERE key = 'default_digest'")
+    assert ensure_default_knowledge(store, REGIONS / "ontario.yaml", PACKS / "cupe-2019.yaml") is True
+    assert store.knowledge().board("tdsb").name == "Toronto DSB (ours)"
+
+
+def test_a_pack_naming_a_region_not_loaded_is_warned(store, tmp_path):
+    pack = tmp_path / "p.yaml"
+    pack.write_text("pack: {id: p, title: P, region: atlantis}\nsources: []\n")
+    from knowledge.loader import validate_knowledge_file
+
+    warnings = validate_knowledge_file(store, pack).warnings
+    assert any("region 'atlantis' is not loaded" in w for w in warnings)
+
+
+def test_tomorrow_late_at_night_is_the_regions_tomorrow(alberta):
+    late = datetime(2025, 10, 8, 22, 30, tzinfo=EDMONTON)  # 00:30 on Thursday in Toronto
+    reply = ask(alberta, "is there school tomorrow in edmonton", late)
+    assert reply.startswith("Edmonton Public, tomorrow, Thursday, October 9: closed"), reply
+
+
+def test_the_regions_payment_card_answers_not_ontarios_ministry(alberta):
+    reply = ask(alberta, "when does the parent payment come", datetime(2025, 10, 20, 9, 0, tzinfo=EDMONTON))
+    assert "$30" in reply or "Oct. 31" in reply, reply
+    assert not ONTARIO_WORDS.search(reply), reply
+
+
+def test_who_is_on_strike_comes_from_the_pack_header_before_any_fact(alberta):
+    reply = ask(alberta, "who is going on strike", datetime(2025, 9, 30, 12, 0, tzinfo=EDMONTON))
+    assert "teachers" in reply.lower() and "I have no information" not in reply, reply
+
+
+@pytest.mark.parametrize("text", ["hello", "/help", "asdfgh qwerty", "is school open", "/board"])
+def test_no_reply_in_alberta_names_ontario(alberta, text):
+    reply = ask(alberta, text, datetime(2025, 10, 8, 9, 0, tzinfo=EDMONTON), user=f"u-{text}")
+    assert not ONTARIO_WORDS.search(reply), reply
+
+
+@pytest.mark.parametrize("text", ["Laval?", "/start", "cssdm demain"])
+def test_a_french_first_region_answers_unclear_messages_in_french(quebec, text):
+    at = datetime(2023, 11, 27, 9, 0, tzinfo=ZoneInfo("America/Toronto"))
+    reply = ask(quebec, text, at, user=f"q-{text}")
+    assert re.search(r"[àâçéèêëîïôûù«»]|\b(votre|vous|demain|conseil|centre)\b", reply, re.IGNORECASE), reply
+    assert not ONTARIO_WORDS.search(reply), reply
+
+
+def test_a_set_written_from_the_news_is_scored_on_its_replies_words(alberta, tmp_path):
+    """Blind sets of a region's dispute carry no intents (their writers never saw the bot's): eval scores the
+    replies' words, and a line with neither intent nor reply_has is refused naming its line."""
+    from bot.evaluation import evaluate, read_jsonl
+
+    good = tmp_path / "news.jsonl"
+    good.write_text('{"text": "is school open tomorrow in edmonton", "now": "2025-10-08T21:00:00-06:00", '
+                    '"reply_has": ["closed"]}\n')
+    report = evaluate(alberta, read_jsonl(str(good)))
+    assert report.reply_words() == (1.0, 1)
+    assert "(no intents: scored on the replies' words)" in report.render() and "intent accuracy" not in report.render()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "hi", "now": "2025-10-08T21:00:00-06:00"}\n')
+    with pytest.raises(ValueError, match="bad.jsonl:1: needs an intent, or reply_has words"):
+        read_jsonl(str(bad))
