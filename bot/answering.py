@@ -289,6 +289,9 @@ def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
 
 
 # ------------------------------------------------------------------ intents
+EVENING_HOUR = 18  # from this local hour, "is school open?" with no day asks about tomorrow
+
+
 def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
     analysis = turn.analysis
     day = turn.day
@@ -296,6 +299,8 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
         day = turn.today
         if analysis.weekend and day.weekday() < 5:
             day += timedelta(days=5 - day.weekday())  # the coming Saturday
+        elif turn.hour >= EVENING_HOUR:
+            day += timedelta(days=1)  # "laval ouvert?" at 11 p.m.: the school day ahead, not the one that is over
     if turn.board is None:
         if analysis.command == "status" and analysis.argument and not analysis.date:
             return [turn.voice.say("unknown_board", name=repr(analysis.argument)) + " "

@@ -26,6 +26,7 @@ from bot import (
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
+from bot.intent_data import with_packs
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
 from bot.replies import Voice, say, use_region
@@ -96,6 +97,7 @@ class Turn:
     topic: str | None = None  # what the conversation is now about (None: leave it as it was)
     meta: dict = field(default_factory=dict)  # extra Reply.meta (choices offered)
     voice: Voice = field(default_factory=Voice)  # the reply's language
+    hour: int = 12  # the local hour it was asked at
 
     @property
     def question(self) -> str:
@@ -104,10 +106,11 @@ class Turn:
 
 def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
     """The matcher for the store's boards and the configured intents (the slow part of start-up)."""
-    boards = BoardFinder(store.knowledge().boards.values())
+    knowledge = store.knowledge()
+    boards = BoardFinder(knowledge.boards.values())
     m = settings.matcher
     return IntentMatcher(
-        load_intents(settings.knowledge.intents), boards,
+        with_packs(load_intents(settings.knowledge.intents), knowledge.packs.values()), boards,
         min_confidence=m.min_confidence, min_margin=m.min_margin, max_chars=m.max_chars,
     )
 
@@ -120,10 +123,12 @@ def time_zone(settings: Settings, store: Store) -> ZoneInfo:
 
 def matcher_key(store: Store, settings: Settings) -> bytes:
     """Everything a built matcher depends on (intents, boards, settings, code), for the start-up cache."""
-    boards = sorted(store.knowledge().boards.values(), key=lambda board: board.id)
+    knowledge = store.knowledge()
+    boards = sorted(knowledge.boards.values(), key=lambda board: board.id)
+    words = [(p.intent_examples, p.slang) for p in knowledge.packs.values()]  # the active packs' own words
     return prepared.digest(
         b"matcher", prepared.code_digest("bot", "knowledge"),
-        read_bytes(settings.knowledge.intents), repr(boards), repr(settings.matcher),
+        read_bytes(settings.knowledge.intents), repr(boards), repr(settings.matcher), repr(words),
     )
 
 
@@ -253,7 +258,7 @@ class Bot:
             return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
         now = msg.time.astimezone(self.tz)
         analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
-        turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context,
+        turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context, hour=now.hour,
                     voice=Voice(lang))
         mentioned = analysis.board.board_id if analysis.board else None
         fresh = context.fresh(now) and not analysis.command
@@ -275,7 +280,7 @@ class Bot:
                                         lambda: answers.phase_named(turn.knowledge, text, lang)):
                 analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
             if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn) \
-                    or readings.advice_on_a_day(turn):
+                    or readings.advice_on_a_day(turn) or readings.a_board_asked(turn):
                 analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
             elif readings.several_boards_on_a_day(turn, lambda: len(answering.boards_named(self, turn))):
                 analysis.intent, turn.card = "school_status", None  # "one at hwdsb, one at hwcdsb: monday?"

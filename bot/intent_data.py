@@ -116,3 +116,13 @@ def load_intents(path: str | Path) -> IntentData:
     if problems:
         raise LoadError(path, problems)
     return IntentData(slang, tuple(examples), keywords, tuple(topics))
+
+
+def with_packs(data: IntentData, packs) -> IntentData:
+    """The intent data with the active packs' own examples and slang (`intent_examples:`, `slang:` in a pack's
+    header) added: a pack's slang never replaces a shipped word's meaning."""
+    examples = [(intent, text) for pack in packs for intent, texts in pack.intent_examples for text in texts]
+    slang = {normalize(word): normalize(means) for pack in packs for word, means in pack.slang}
+    if not examples and not slang:
+        return data
+    return IntentData({**slang, **data.slang}, data.examples + tuple(examples), data.keywords, data.out_of_scope)

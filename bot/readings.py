@@ -43,6 +43,14 @@ def hurried_status(turn: Turn) -> bool:
             and analysis.scores.get("unknown", 0.0) < max(analysis.scores.values(), default=0.0) - _OFF_TOPIC_MARGIN)
 
 
+def a_board_asked(turn: Turn) -> bool:
+    """Whether a message that only names a board asks about it: "Laval?", "peel??" want its day, not a setting
+    (the board is remembered all the same)."""
+    analysis = turn.analysis
+    return (analysis.intent == "set_board" and analysis.board is not None and not analysis.command
+            and turn.question.rstrip().endswith("?"))
+
+
 REQUEST_BAR = 0.45  # a request the bot acts on (subscribing) must be read at least this surely
 
 

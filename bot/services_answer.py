@@ -11,7 +11,7 @@ from datetime import datetime
 from bot.answers import cite_many
 from bot.asked import asks_for_list, overlap, searchable, words_of
 from bot.replies import ENGLISH, Voice, shape
-from bot.timeliness import phase_begun, phase_heading, phase_name, phase_order
+from bot.timeliness import pack_of, phase_begun, phase_heading, phase_name, phase_order
 from knowledge.model import Board, WithdrawnService
 from knowledge.snapshot import Knowledge
 
@@ -55,7 +55,8 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
             if number == 0:
                 items = "; ".join(f"{voice.text(s, 'workers')}{voice.colon}{voice.text(s, 'service')}"
                                   for s in by_phase[phase][-3:])
-                lines.append(_phase_line(knowledge, by_phase[phase][0], at, "phase_examples", voice, items=items))
+                key = "phase_examples_all" if _stops_all(knowledge, by_phase[phase][0]) else "phase_examples"
+                lines.append(_phase_line(knowledge, by_phase[phase][0], at, key, voice, items=items))
             elif phase_begun(knowledge, by_phase[phase][0], at) is not True:  # a later phase not begun
                 lines.append(voice.say("phase_first_item_planned", phase=phase_name(knowledge, by_phase[phase][0], lang),
                                        item=voice.text(by_phase[phase][0], "service")))
@@ -89,6 +90,12 @@ def _phase_line(knowledge: Knowledge, of: WithdrawnService, at: datetime, key: s
         planned = f"{key}_later" if later and key == "phase_list_title" else f"{key}_planned"  # not "nothing stopped"
         return voice.say(planned, phase=phase_name(knowledge, of, lang), **fields)
     return voice.say(key, heading=phase_heading(knowledge, of, lang), **fields)
+
+
+def _stops_all(knowledge: Knowledge, service: WithdrawnService) -> bool:
+    """Whether the service's phase stops all work (a strike, a walkout: the pack's `stops: all`)."""
+    phase = pack_of(knowledge, service).phase(service.phase)
+    return phase is not None and phase.stops == "all"
 
 
 def _by_workers(services: list[WithdrawnService], voice: Voice = ENGLISH) -> list[str]:

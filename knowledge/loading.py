@@ -243,6 +243,9 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         board = e.get("board", _text)
         if board and board not in boards:
             e.fail(f"board {shown(board)} is not a board of any loaded region (nor 'all')")
+        elif board and board != ALL_BOARDS and not info.concerns(board):  # the pack speaks only for its `boards:`
+            warnings.append(f"{where}: board {shown(board)} is not one of the pack's boards (pack.boards): "
+                            "this status will never be said; add the board there, or remove the status")
         if "from" not in e.raw:
             e.fail("'from' is missing")
         start, until = window(e)

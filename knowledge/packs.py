@@ -16,6 +16,7 @@ from typing import Any
 
 from knowledge import fields
 from knowledge.model import ALL_BOARDS
+from knowledge.pack_words import read_intent_examples, read_slang
 from knowledge.reading import shown
 
 # Status words every pack may use, in English and French.
@@ -39,6 +40,7 @@ class Phase:
     name_fr: str = ""
     start: date | None = None
     until: date | None = None
+    stops: str = "some"  # "all": the workers stop work (a strike, a walkout); "some": some tasks (work-to-rule)
 
     def words(self, language: str = "en") -> str:
         """The phase as parents read it in `language` (English when it has no French name)."""
@@ -78,6 +80,8 @@ class PackInfo:
     examples_fr: tuple[str, ...] = ()  # the same in French, for /help in French
     note: str = ""
     note_fr: str = ""
+    intent_examples: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (intent, questions): knowledge.pack_words
+    slang: tuple[tuple[str, str], ...] = ()  # (word parents type, the words it means)
     extra: dict = field(default_factory=dict, compare=False)  # reserved; never filled from the file
 
     def phase(self, phase_id: str) -> Phase | None:
@@ -98,9 +102,11 @@ class PackInfo:
         return ALL_BOARDS in self.boards or board_id in self.boards
 
 
+PHASE_STOPS = ("some", "all")  # what a phase stops: some tasks (work-to-rule), or all work (a strike, a walkout)
+
 LEGACY_PHASES = (
     Phase("work_to_rule", "work-to-rule", "grève du zèle"),
-    Phase("full_strike", "full strike", "grève générale"),
+    Phase("full_strike", "full strike", "grève générale", stops="all"),
 )
 
 
@@ -118,7 +124,8 @@ MAX_EXAMPLES = 8
 
 HEADER_FIELDS = {
     "id", "title", "title_fr", "region", "boards", "who", "who_fr", "started", "ended", "end_text",
-    "end_text_fr", "phases", "statuses", "topics", "examples", "examples_fr", "note", "note_fr",
+    "end_text_fr", "phases", "statuses", "topics", "examples", "examples_fr", "note", "note_fr", "intent_examples",
+    "slang",
 }
 
 
@@ -152,10 +159,14 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
             if board not in board_ids:
                 problems.append(f"pack.boards: {shown(board)} is not a board of any loaded region")
     phases = []
-    for where, item in _mappings(raw, "phases", "id and name", {"id", "name", "name_fr", "from", "until"}, problems):
+    for where, item in _mappings(raw, "phases", "id and name", {"id", "name", "name_fr", "from", "until", "stops"},
+                                 problems):
+        stops = item.get("stops", "some")
+        if stops not in PHASE_STOPS:
+            problems.append(f"{where}.stops: {shown(stops)} is not one of: {', '.join(PHASE_STOPS)}")
         phase = Phase(get("id", "ident", True, where, item) or "", get("name", "text", True, where, item) or "",
                       get("name_fr", "text", False, where, item) or "", get("from", "date", False, where, item),
-                      get("until", "date", False, where, item))
+                      get("until", "date", False, where, item), stops if stops in PHASE_STOPS else "some")
         if phase.start and phase.until and phase.until < phase.start:
             problems.append(f"{where}: 'until' {phase.until} is before 'from' {phase.start}")
         phases.append(phase)
@@ -205,6 +216,8 @@ def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ..
         examples_fr=get("examples_fr", "strings") or (),
         note=get("note", "text") or "",
         note_fr=get("note_fr", "text") or "",
+        intent_examples=read_intent_examples(raw.get("intent_examples"), intents, problems),
+        slang=read_slang(raw.get("slang"), problems),
     )
 
 
@@ -256,12 +269,15 @@ def header_from_json(data: dict) -> PackInfo:
         boards=tuple(data.get("boards") or (ALL_BOARDS,)),
         started=day(data.get("started")),
         ended=datetime.fromisoformat(data["ended"]) if data.get("ended") else None,
-        phases=tuple(Phase(p["id"], p["name"], p.get("name_fr", ""), day(p.get("start")), day(p.get("until")))
+        phases=tuple(Phase(p["id"], p["name"], p.get("name_fr", ""), day(p.get("start")), day(p.get("until")),
+                           p.get("stops", "some"))
                      for p in data.get("phases") or ()),
         statuses=tuple(StatusWords(**s) for s in data.get("statuses") or ()),
         topics=tuple(PackTopic(**t) for t in data.get("topics") or ()),
         examples=tuple(data.get("examples") or ()),
         examples_fr=tuple(data.get("examples_fr") or ()),
+        intent_examples=tuple((intent, tuple(texts)) for intent, texts in data.get("intent_examples") or ()),
+        slang=tuple((word, means) for word, means in data.get("slang") or ()),
     )
 
 
@@ -277,7 +293,8 @@ def header_to_yaml(info: PackInfo) -> dict:
         if value:
             out[key] = value
     out["phases"] = [{k: v for k, v in (("id", p["id"]), ("name", p["name"]), ("name_fr", p["name_fr"]),
-                                        ("from", p["start"]), ("until", p["until"])) if v}
+                                        ("from", p["start"]), ("until", p["until"]),
+                                        ("stops", p["stops"] if p["stops"] != "some" else "")) if v}
                      for p in data["phases"]]
     for key in ("statuses", "topics"):
         if data[key]:
@@ -285,4 +302,8 @@ def header_to_yaml(info: PackInfo) -> dict:
     for key in ("examples", "examples_fr", "note", "note_fr"):
         if data.get(key):
             out[key] = list(data[key]) if key.startswith("examples") else data[key]
+    if info.intent_examples:
+        out["intent_examples"] = {intent: list(texts) for intent, texts in info.intent_examples}
+    if info.slang:
+        out["slang"] = dict(info.slang)
     return out

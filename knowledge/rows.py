@@ -89,7 +89,7 @@ def read_knowledge(conn, pack_ids: list[str] | None = None) -> Knowledge:
     statuses = [
         Status(r["id"], r["board"], _day(r["start"]), _day(r["until"]), r["status"], r["summary"], r["source"],
                _time(r["published"]), r["author"] or "", _time(r["retracted"]), _json(r["fr"]), r["pack"])
-        for r in rows("statuses", "published, id")
+        for r in rows("statuses", "published, rowid")  # at equal times, the later in the file (loaded in its order)
     ]
     services = [
         WithdrawnService(r["id"], r["workers"], r["service"], r["phase"], r["source"], _time(r["published"]),

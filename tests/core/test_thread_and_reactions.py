@@ -355,7 +355,7 @@ def test_a_long_worried_message_ending_in_a_question_is_answered(chat):
                  "panicking a bit. I'm a single mom, I work retail shifts in Brampton and my two kids are at the same "
                  "public school. I can't afford daycare on top of everything and nobody at the school has said a word. "
                  "Are the schools going to close this month or what??", at=datetime(2019, 9, 5, 22, 10, tzinfo=TORONTO))
-    assert reply.startswith("Peel DSB, today, Thursday, September 5: open")
+    assert reply.startswith("Peel DSB, tomorrow, Friday, September 6: open")  # at 10 p.m.: the school day ahead
 
 
 def test_a_status_question_that_also_asks_about_a_phase_no_news_announced_says_so(chat):

@@ -156,3 +156,60 @@ def test_a_set_written_from_the_news_is_scored_on_its_replies_words(alberta, tmp
     bad.write_text('{"text": "hi", "now": "2025-10-08T21:00:00-06:00"}\n')
     with pytest.raises(ValueError, match="bad.jsonl:1: needs an intent, or reply_has words"):
         read_jsonl(str(bad))
+
+
+def test_a_packs_own_examples_and_slang_reach_the_matcher(store, tmp_path):
+    """`intent_examples:` and `slang:` in a pack's header are matcher data while the pack is active."""
+    from bot.app import build_bot as build
+    from knowledge.pack_words import MAX_EXAMPLES
+
+    pack = tmp_path / "words.yaml"
+    pack.write_text("pack:\n  id: words\n  title: Words\n  intent_examples:\n    childcare: [where do the kids go "
+                    "during the zorblax]\n  slang:\n    zorblax: strike\nsources: []\n")
+    load_knowledge_file(store, pack)
+    store.use_packs(["words"])
+    matcher = build(Settings().replace("database", path=store.path), store=store).matcher
+    assert ("childcare", "where do the kids go during the zorblax") in matcher.data.examples
+    assert matcher.data.slang["zorblax"] == "strike"
+    too_many = tmp_path / "many.yaml"
+    questions = ", ".join(f"question number {n}" for n in range(MAX_EXAMPLES + 1))
+    too_many.write_text(f"pack:\n  id: many\n  title: Many\n  intent_examples:\n    nowhere: [a]\n    childcare: [{questions}]\n"
+                        "sources: []\n")
+    with pytest.raises(LoadError) as caught:
+        load_knowledge_file(store, too_many)
+    assert "pack.intent_examples.nowhere: 'nowhere' is not an intent" in str(caught.value)
+    assert f"pack.intent_examples: {MAX_EXAMPLES + 1} examples; at most {MAX_EXAMPLES}" in str(caught.value)
+
+
+def test_a_status_for_a_board_outside_the_packs_boards_is_a_warning(store, tmp_path):
+    from knowledge.loader import validate_knowledge_file
+
+    pack = tmp_path / "one.yaml"
+    pack.write_text("pack: {id: one, title: One, boards: [tdsb]}\nsources:\n  - {file: a.txt, title: A, published: "
+                    "2031-03-01T10:00:00-05:00}\nstatuses:\n  - {id: s1, board: pdsb, from: 2031-03-03, status: closed, "
+                    "summary: Closed., source: a.txt}\n  - {id: s2, board: all, from: 2031-03-03, status: closed, "
+                    "summary: Closed., source: a.txt}\n")
+    warnings = validate_knowledge_file(store, pack).warnings
+    assert [w for w in warnings if "pack's boards" in w] == [
+        "statuses[0] (s1): board 'pdsb' is not one of the pack's boards (pack.boards): this status will never be "
+        "said; add the board there, or remove the status"]
+
+
+def test_statuses_published_at_the_same_time_follow_the_file_order_not_their_ids(settings, store, shared_matcher,
+                                                                                 tmp_path):
+    """Renaming an entry id never flips which of two statuses of one time applies: the later in the file wins."""
+    from tests.conftest import TORONTO
+
+    def reply_with(first: str, second: str) -> str:
+        pack = tmp_path / "ties.yaml"
+        pack.write_text(
+            "pack: {id: ties, title: Ties}\nsources:\n  - {file: a.txt, title: A, published: 2031-03-01T10:00:00-05:00}\n"
+            f"statuses:\n  - {{id: {first}, board: tdsb, from: 2031-03-03, status: closed, summary: Closed., source: a.txt}}\n"
+            f"  - {{id: {second}, board: tdsb, from: 2031-03-03, status: open, summary: Open., source: a.txt}}\n")
+        load_knowledge_file(store, pack)
+        store.use_packs(["ties"])
+        bot = build_bot(settings, store=store, matcher=shared_matcher)
+        return ask(bot, "is tdsb open monday", datetime(2031, 3, 2, 9, 0, tzinfo=TORONTO), user=first)
+
+    assert reply_with("a-first", "z-second").startswith("TDSB, tomorrow, Monday, March 3: open")
+    assert reply_with("z-first", "a-second").startswith("TDSB, tomorrow, Monday, March 3: open")
