@@ -313,7 +313,10 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     note = found.pack.note_fr if lang == "fr" and found.pack.note_fr else found.pack.note
     if intent == "who_is_affected" and turn.card is None and note and not found.ended and note not in texts[-1]:
         texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", lang, note=note)]
-    if found.ended and intent in _NOW_ONLY:
+    if found.ended and intent == "school_status":  # the day asked first, then that the dispute is over
+        first, _, rest = texts[0].partition("\n")
+        texts = ["\n".join(filter(None, (first, ended_line(found.pack, lang), rest))), *texts[1:]]
+    elif found.ended and intent in _NOW_ONLY:
         texts = [ended_line(found.pack, lang) + "\n" + texts[0], *texts[1:]]
     elif intent in _PLANNED_TOPICS and (passed := passed_without_news(knowledge, at, found.newest)) is not None:
         # "talks resume Friday", asked Friday night with no newer report: say that the news stops before it

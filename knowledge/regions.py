@@ -22,7 +22,7 @@ from knowledge.reading import LoadError, read_yaml, shown, unknown_sections
 
 LANGUAGES = ("en", "fr")
 EXAMPLES_MAX = 4  # names a prompt suggests ("for example ...")
-_WORDS = ("name", "board_word", "ministry", "examples", "example_question")  # each with an optional _fr twin
+_WORDS = ("name", "board_word", "ministry", "examples", "example_question", "everywhere")  # each with an _fr twin
 HEADER_KEYS = ("id", "timezone", "languages", "ministry_website") + tuple(
     k for word in _WORDS for k in (word, f"{word}_fr"))
 
@@ -38,6 +38,7 @@ class Region:
     ministry_website: str = ""
     examples: tuple[str, ...] = ()
     example_question: str = "is school open monday?"
+    everywhere: str = ""  # "province-wide" ("toute la province"): what holds for every board; default "<name>-wide"
     fr: dict = field(default_factory=dict)  # the French of name, board_word, ministry, examples, example_question
 
     @property
@@ -57,7 +58,10 @@ class Region:
         listed = (", ".join(examples[:-1]) + joiner + examples[-1]) if len(examples) > 1 else "".join(examples)
         ministry = word("ministry")
         where = f"{ministry} ({self.ministry_website})" if self.ministry_website else ministry
+        everywhere = word("everywhere") or (f"tout le territoire ({word('name')})" if language == "fr"
+                                            else f"{word('name')}-wide")
         return {"region_name": word("name"), "region_board": word("board_word"), "region_ministry": where,
+                "region_everywhere": everywhere, "region_everywhere_title": everywhere[:1].upper() + everywhere[1:],
                 "region_examples": listed or f"{open_quote}{word('board_word')}{close_quote}",
                 "region_question": f"{open_quote}{word('example_question')}{close_quote}"}
 

@@ -122,4 +122,5 @@ def test_after_the_newer_dispute_ends_in_chat_the_older_ones_status_stays_gone(s
     assert own.id == "tdsb-closed-tue"  # up to the end, what was said applies
     assert knowledge.status_for("tdsb", WEDNESDAY, tuesday) == (None, None)  # nor 2019's word after the end
     reply = ask("is school open tomorrow in tdsb?")
-    assert reply.startswith("The rotating strikes are over; schools are open as usual.\nI have no confirmed information")
+    assert reply.startswith("I have no confirmed information from TDSB for tomorrow, Wednesday, March 5.\nThe rotating "
+                            "strikes are over; schools are open as usual.")
