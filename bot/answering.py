@@ -197,13 +197,16 @@ _SHORT_WORDS = 3  # a follow-up the matcher cannot place this short leans on the
 _PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left in a message can have
 # Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
 _BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
+# Words around a board that ask nothing either: "and if we're at the catholic school instead", "the catholic board here?"
+_AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "our", "too", "also", "ici", "plutot"})
 
 
 def _content(analysis, bot: Bot | None = None) -> list[str]:
     """The words of a message that ask something (with `bot`: also leaving out the words of a parent speaking
     of a child, and places, beside a board)."""
     words = [w for w in analysis.processed.split()
-             if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS]
+             if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS
+             and w not in _AROUND_A_BOARD]
     if bot is None:
         return words
     words = [w for w in words if w not in bot.subjects.children]

@@ -245,7 +245,9 @@ _WHY = {"why", "why is that", "why not", "how come", "why so", "but why", "and w
 _CONFIRMED = {"is that confirmed", "is it confirmed", "confirmed", "is that official", "is it official",
               "official", "are you sure", "for sure", "is that for sure", "is this confirmed", "is that certain",
               "is it certain", "is that final", "is it final", "really", "sure", "c'est confirme", "est ce confirme",
-              "is that definite", "is it definite", "definitely", "100%", "is that 100%"}
+              "is that definite", "is it definite", "definitely", "100%", "is that 100%", "for real", "fr",
+              "seriously", "no way", "are you serious", "is that true", "is it true", "true", "vraiment",
+              "c'est vrai", "c'est sur", "pour vrai", "serieux", "t'es sur", "es tu sur"}
 
 
 _SOURCE = {"source", "sources", "your source", "what source", "whats the source", "what is the source",

@@ -44,11 +44,15 @@ def hurried_status(turn: Turn) -> bool:
 
 
 def a_board_asked(turn: Turn) -> bool:
-    """Whether a message that only names a board asks about it: "Laval?", "peel??" want its day, not a setting
-    (the board is remembered all the same)."""
+    """Whether a message that only names a board asks about it: "Laval?", "peel??" want its day (the day the
+    conversation is about, after "full strike monday??"), not a setting."""
     analysis = turn.analysis
-    return (analysis.intent == "set_board" and analysis.board is not None and not analysis.command
-            and turn.question.rstrip().endswith("?"))
+    if not (analysis.intent == "set_board" and analysis.board is not None and not analysis.command
+            and turn.question.rstrip().endswith("?")):
+        return False
+    if turn.day is None and turn.context.fresh(turn.msg.time):
+        turn.day = turn.context.the_day()
+    return True
 
 
 REQUEST_BAR = 0.45  # a request the bot acts on (subscribing) must be read at least this surely
