@@ -167,8 +167,10 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
         leans = True  # "i meant monday obviously. toronto catholic", "je voulais dire lundi": the last question again
         if context.topic not in _BOARD_DAY_TOPICS:
             context.topic = "school_status"  # ...which named a day or a board: that day's status
+    # After the dates of a day talked about ("is monday happening?"), a board named alone asks for its day there.
+    asked_again = context.topic in _ASKED_AGAIN_TOPICS and not (context.topic == "strike_dates" and context.day)
     if only_board and not leans and context.topic not in _BOARD_DAY_TOPICS and (
-            (context.topic not in _ASKED_AGAIN_TOPICS and (conversation.continues(norm) or analysis.processed))
+            (not asked_again and (conversation.continues(norm) or analysis.processed))
             or bot.subjects.speaks_of_another_child(turn.question)):
         # "and tcdsb?", "but peel said something right?" after the custodians or the teachers, whose answer is
         # the same at every board (not a bare "tdsb": that sets the board), and "and my other kid at tcdsb?"
@@ -198,7 +200,11 @@ _PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left i
 # Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
 _BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
 # Words around a board that ask nothing either: "and if we're at the catholic school instead", "the catholic board here?"
-_AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "our", "too", "also", "ici", "plutot"})
+_AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "our", "too", "also", "ici", "plutot",
+                             # "they go to the peel board", "we moved, we're in york region now", "my sister's kids"
+                             "they", "go", "goes", "moved", "now", "live", "attend", "attends", "sister", "sisters",
+                             "brother", "brothers", "cousin", "cousins", "niece", "nephew", "grandkids", "grandchildren",
+                             "wait", "sorry", "oops", "actually"})
 
 
 def _content(analysis, bot: Bot | None = None) -> list[str]:
