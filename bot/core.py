@@ -262,7 +262,7 @@ class Bot:
                     voice=Voice(lang))
         mentioned = analysis.board.board_id if analysis.board else None
         fresh = context.fresh(now) and not analysis.command
-        turn.board = turn.knowledge.board(mentioned or turn.remembered_board)
+        turn.board = turn.knowledge.board(mentioned or turn.remembered_board) or turn.knowledge.sole_board
         turn.day = analysis.date.day if analysis.date else None
         # A card offered or answered earlier that staff undid since is not served ("2" picks nothing then).
         context.choices = [turn.knowledge.live_card(card, msg.time) for card in context.choices]

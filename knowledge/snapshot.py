@@ -153,6 +153,18 @@ class Knowledge:
     def board(self, board_id: str | None) -> Board | None:
         return self.boards.get(board_id) if board_id else None
 
+    @property
+    def sole_board(self) -> Board | None:
+        """The one board serving places that the active packs concern (a district's strike: Chicago Public Schools),
+        which a question naming no board is about; None when the packs concern several, or every board."""
+        if "sole_board" not in self.derived:
+            packs = list(self.packs.values())
+            named = {b for p in packs for b in p.boards}
+            serving = [self.boards[b] for b in sorted(named) if b in self.boards and self.boards[b].municipalities]
+            alone = packs and ALL_BOARDS not in named and len(serving) == 1
+            self.derived["sole_board"] = serving[0] if alone else None
+        return self.derived["sole_board"]
+
     def source_title(self, file: str) -> str:
         source = self.sources.get(file)
         return source.title if source else file

@@ -213,3 +213,15 @@ def test_statuses_published_at_the_same_time_follow_the_file_order_not_their_ids
 
     assert reply_with("a-first", "z-second").startswith("TDSB, tomorrow, Monday, March 3: open")
     assert reply_with("z-first", "a-second").startswith("TDSB, tomorrow, Monday, March 3: open")
+
+
+def test_a_question_naming_no_board_is_about_the_one_district_on_strike(tmp_path, template_db):
+    """Chicago's strike concerns one district serving places (and the charter schools, which serve none): a
+    status question naming no board is about Chicago Public Schools, not "which board is your child's?"."""
+    settings, store = deployment(tmp_path, template_db, "chicago", "ctu-2019-strike")
+    try:
+        bot = build_bot(settings, store=store)
+        reply = ask(bot, "school tomorrow?", datetime(2019, 10, 21, 21, 0, tzinfo=ZoneInfo("America/Chicago")))
+        assert reply.startswith("CPS, tomorrow, Tuesday, October 22: classes canceled"), reply
+    finally:
+        store.close()
