@@ -365,6 +365,10 @@ class IntentMatcher:
             # "I'm in Peel btw, are we open monday": a board and a day asked about, not only a board to keep.
             best, best_score = "school_status", scores["school_status"]
             second_score = min(second_score, best_score - self.min_margin)
+        elif {best, ranked[1][0]} == {"school_status", "strike_dates"} and board and best_score - second_score < \
+                self.min_margin:  # "is there going to be a strike at my kids school?? tdsb": that board's day says it
+            best, best_score = "school_status", scores["school_status"]
+            second_score = min(second_score, best_score - self.min_margin)
         if best_score < self.min_confidence or (best_score - second_score < self.min_margin
                                                  and best_score < self.SURE_SCORE):
             return "unknown", round(best_score, 3), scores, None, True

@@ -33,3 +33,10 @@ def test_a_board_alone_with_a_question_mark_asks_for_its_day(bot):
 def test_a_day_cancelled_is_a_status_question_not_unsubscribing(bot):
     reply = ask(bot, "friday cancelled too?", datetime(2019, 10, 3, 9, 0, tzinfo=TORONTO))
     assert "Friday, October 4" in reply.split("\n")[0] and "unsubscribed" not in reply, reply
+
+
+def test_whether_a_strike_is_coming_to_a_named_board_is_its_day(bot):
+    """Read as close between the board's status and the strike's dates, a question naming a board gets its day,
+    which says that no job action has started (not the union's roster)."""
+    reply = ask(bot, "is there going to be a strike at my kids school?? tdsb", datetime(2019, 9, 6, 8, 10, tzinfo=TORONTO))
+    assert reply.startswith("TDSB, today, Friday, September 6: open") and "No job action has started." in reply, reply
