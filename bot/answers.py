@@ -143,8 +143,8 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime,
         lines.append(voice.say("weekend", asked=_capital(describe_day(asked, today, lang)),
                                day=describe_day(day, today, lang)))
     when = describe_day(day, today, lang)
-    said = _boards_said(knowledge, day, at, voice)
     _, general = knowledge.status_for("", day, at)
+    said = _boards_said(knowledge, day, at, voice, general.status if general is not None else None)
     ask = voice.say("which_board_for_day")
     if general is not None:
         lines.append(voice.say("province_status", when=_capital(when), status=status_words(general.status, lang, knowledge), ask=ask))
@@ -158,15 +158,26 @@ def province_picture(knowledge: Knowledge, day: date, today: date, at: datetime,
     return "\n".join(lines)
 
 
-def _boards_said(knowledge: Knowledge, day: date, at: datetime, voice: Voice) -> str:
-    """What the boards that spoke for themselves said of a day ("Peel DSB, York Region DSB: not decided yet...")."""
+NAMED_BOARDS = 4  # boards named for one status word in a line; the others counted ("and 7 more")
+
+
+def _boards_said(knowledge: Knowledge, day: date, at: datetime, voice: Voice, general: str | None = None) -> str:
+    """What the boards that spoke for themselves said of a day ("Peel DSB, York Region DSB: not decided yet..."),
+    leaving out those that say what holds everywhere (`general`, a status id): eleven divisions "closed" under
+    "province-wide: closed" add nothing."""
     said: dict[str, list[str]] = {}
     for board_id in sorted(knowledge.boards_with_status(at) - {ALL_BOARDS}):
         board = knowledge.board(board_id)
         own, _ = knowledge.status_for(board_id, day, at)
-        if board is not None and own is not None:
+        if board is not None and own is not None and own.status != general:
             said.setdefault(status_words(own.status, voice.language, knowledge), []).append(board.display)
-    return "; ".join(f"{', '.join(names)}{voice.colon}{word}" for word, names in said.items())
+
+    def listed(names: list[str]) -> str:
+        if len(names) <= NAMED_BOARDS:
+            return ", ".join(names)
+        return voice.say("and_more", names=", ".join(names[:NAMED_BOARDS - 1]), count=len(names) - NAMED_BOARDS + 1)
+
+    return "; ".join(f"{listed(names)}{voice.colon}{word}" for word, names in said.items())
 
 
 def scope(knowledge: Knowledge, topic: str | None, day: date, today: date, at: datetime, *, voice: Voice = ENGLISH) -> str:
@@ -175,7 +186,7 @@ def scope(knowledge: Knowledge, topic: str | None, day: date, today: date, at: d
     if topic == "school_status":
         day = next_school_day(day)
         _, general = knowledge.status_for("", day, at)
-        said = _boards_said(knowledge, day, at, voice)
+        said = _boards_said(knowledge, day, at, voice, general.status if general is not None else None)
         status = status_words(general.status, lang, knowledge) if general is not None else voice.say("not_confirmed")
         lead = voice.say("scope_status", when=describe_day(day, today, lang), status=status)
         return shape(lead, [voice.say("boards_said", parts=said)] if said else [])

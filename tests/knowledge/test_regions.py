@@ -225,3 +225,13 @@ def test_a_question_naming_no_board_is_about_the_one_district_on_strike(tmp_path
         assert reply.startswith("CPS, tomorrow, Tuesday, October 22: classes canceled"), reply
     finally:
         store.close()
+
+
+def test_boards_that_say_what_holds_everywhere_are_not_listed_and_long_lists_are_counted(alberta, quebec):
+    """Eleven Alberta divisions "closed" under "province-wide: closed" add nothing to a phone's screen; eleven
+    Quebec boards "open" are named four at a time."""
+    alberta_reply = ask(alberta, "is school open tomorrow?", datetime(2025, 10, 8, 21, 0, tzinfo=EDMONTON), user="list")
+    assert "Boards that said something" not in alberta_reply, alberta_reply
+    quebec_reply = ask(quebec, "y a tu de l'école aujourd'hui?", datetime(2023, 11, 27, 8, 0, tzinfo=ZoneInfo("America/Toronto")),
+                       user="liste")
+    assert "et 8 autres : ouvert" in quebec_reply, quebec_reply
