@@ -363,8 +363,13 @@ def names_any(card: Card, keywords: tuple[str, ...]) -> bool:
 
 @lru_cache(maxsize=4096)
 def _names_any(question: str, phrasings: tuple[str, ...], keywords: tuple[str, ...]) -> bool:
-    words = " " + " | ".join(normalize(text, 300) for text in (question, *phrasings)) + " "
-    return any(f" {keyword} " in words for keyword in keywords)
+    return bool(named(" | ".join(normalize(text, 300) for text in (question, *phrasings)), keywords))
+
+
+def named(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
+    """The `keywords` (normalised phrases) that a normalised `text` has as whole words."""
+    padded = f" {text} "
+    return tuple(keyword for keyword in keywords if f" {keyword} " in padded)
 
 
 TOPIC_BAR = 0.30  # a card about a topic the intents leave out answers from here (else: where to look)

@@ -115,10 +115,10 @@ def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
     )
 
 
-def time_zone(settings: Settings, store: Store) -> ZoneInfo:
+def time_zone(settings: Settings, knowledge: Knowledge) -> ZoneInfo:
     """The time zone "today" is told in: the setting when set, else the active packs' region's (ZoneInfo keeps
     one object per name)."""
-    return ZoneInfo(settings.knowledge.timezone or store.knowledge().region.timezone)
+    return ZoneInfo(settings.knowledge.timezone or knowledge.region.timezone)
 
 
 def matcher_key(store: Store, settings: Settings) -> bytes:
@@ -167,7 +167,7 @@ class Bot:
     @property
     def tz(self) -> ZoneInfo:
         """The time zone "today" and "tomorrow" are told in (see time_zone)."""
-        return time_zone(self.settings, self.store)
+        return time_zone(self.settings, self.store.knowledge())
 
     # ------------------------------------------------------------ entry point
     def chat_unreachable(self, platform: str, chat_id: str) -> int:
@@ -248,15 +248,14 @@ class Bot:
         user = self.memory.get_user(msg.platform, msg.user_id) or {}
         context = Context.from_memory(user.get("pending"))
         stored = context.to_memory()
-        knowledge = self.store.knowledge()
-        use_region(knowledge.region)  # the words of prompts and examples (config/wording.yaml {region_...})
+        knowledge = self._in_region()
         lang, asked = user_language.choose(text, context, msg.language, knowledge.region.language)
         if asked:  # "parlez-vous français?": the whole message chose a language
             if context.language != lang and not self.dry_run:
                 context.language = lang
                 self._remember(msg, pending=context.to_memory())
             return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
-        now = msg.time.astimezone(self.tz)
+        now = msg.time.astimezone(time_zone(self.settings, knowledge))
         analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
         turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context, hour=now.hour,
                     voice=Voice(lang))
@@ -312,9 +311,14 @@ class Bot:
         remembered = Context.from_memory(user.get("pending")).language
         if remembered in language.LANGUAGES:
             return remembered
+        return language.from_locale(msg.language) or self._in_region().region.language
+
+    def _in_region(self) -> Knowledge:
+        """The current knowledge, with its region's words set for what is said next (config/wording.yaml's
+        {region_...} fields: the examples of prompts, what a board is called, where to look)."""
         knowledge = self.store.knowledge()
         use_region(knowledge.region)
-        return language.from_locale(msg.language) or knowledge.region.language
+        return knowledge
 
     def set_language(self, msg: Incoming, lang: str) -> None:
         """Remember the user's language (/language fr)."""
@@ -345,8 +349,7 @@ class Bot:
         if analysis.out_of_scope is not None and analysis.intent == "unknown":
             # A topic the intents leave out ("buses"): only a card about it answers, one of that topic or one that
             # names it (a pack's card on the parent payment, where the shipped list only says where to look).
-            asked = normalize(turn.question, 500)
-            keywords = tuple(k for k in analysis.out_of_scope.keywords if f" {k} " in f" {asked} ")
+            keywords = cards.named(normalize(turn.question, 500), analysis.out_of_scope.keywords)
             naming = [m for m in matches if keywords and cards.names_any(m.card, keywords)]
             matches = [m for m in matches if m.card.topic == "unknown" or m in naming]
             pick = cards.choose_on_topic(matches, naming)  # the pack's word on it before "I have no information"

@@ -50,7 +50,7 @@ def validate_knowledge_file(store: Store, path: str | Path) -> KnowledgeFile:
     """Check a pack file without loading it (raises LoadError; the result holds its warnings), against the
     boards of every stored region (a pack may be loaded before it is used); a region it names that is not
     stored is a warning."""
-    kfile = load_knowledge(path, [r[0] for r in store.conn.execute("SELECT id FROM boards")])
+    kfile = load_knowledge(path, store.board_ids())
     named = getattr(kfile.pack, "region", "")
     regions = stored_regions(store.conn)
     if named and regions and region_key(named) not in regions:
@@ -80,8 +80,8 @@ def ensure_default_knowledge(store: Store, region_path: str | Path, knowledge_pa
     # Both files are validated before either is written.
     with store.transaction():
         if region_origin(store.conn, region.id) in (None, SHIPPED):
-            put_region(store, region, boards, origin=SHIPPED, default=not default_region_id(store.conn)
-                       or default_region_id(store.conn) == region.id)
+            default = default_region_id(store.conn)
+            put_region(store, region, boards, origin=SHIPPED, default=default in ("", region.id))
         if not have or kfile.pack.id in have:
             store.load_file(kfile)
         store.db["meta"].upsert({"key": "default_digest", "value": digest}, pk="key")

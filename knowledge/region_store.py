@@ -13,7 +13,7 @@ import json
 from datetime import datetime, timezone
 
 from knowledge.model import Board
-from knowledge.regions import NOWHERE, Region, region_from_json, region_key, region_to_json
+from knowledge.regions import Region, region_from_json, region_key, region_to_json
 
 SHIPPED = "shipped"  # the origin of a region loaded from the file the bot ships with
 
@@ -68,7 +68,3 @@ def regions_in_use(conn, packs) -> tuple[list[Region], str]:
     if not ids and default in regions:
         ids.append(default)
     return [regions[i] for i in ids if i in regions], default
-
-
-def first_region(regions: list[Region]) -> Region:
-    return regions[0] if regions else NOWHERE

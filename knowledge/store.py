@@ -198,6 +198,10 @@ class Store(PeopleRecords):
 
         return sqlite_utils.Database(self.conn, execute_plugins=False)  # no plugin scan: ~30 ms
 
+    def board_ids(self) -> list[str]:
+        """Every board of every region in the database (a pack is checked against them before it is used)."""
+        return [row[0] for row in self.conn.execute("SELECT id FROM boards ORDER BY id")]
+
     def is_empty(self) -> bool:
         return self.conn.execute("SELECT count(*) FROM boards").fetchone()[0] == 0
 

@@ -63,7 +63,7 @@ def cmd_kb_validate(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     if os.path.isfile(settings.database.path):
-        boards = [row[0] for row in open_from(args)[1].conn.execute("SELECT id FROM boards")]
+        boards = open_from(args)[1].board_ids()
     else:
         boards = [board.id for board in load_region(settings.knowledge.region)[1]]
     for path in args.files:

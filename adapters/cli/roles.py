@@ -80,7 +80,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     if not rows:
         print("The audit log is empty.")
         return 0
-    print(audit_table(rows, width=args.width, zone=time_zone(settings, store)))
+    print(audit_table(rows, width=args.width, zone=time_zone(settings, store.knowledge())))
     print("when = the clock the bot reasoned with (a --now replay differs from the real time)")
     return 0
 

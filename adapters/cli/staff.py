@@ -57,7 +57,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
         board_id = board.id
     name = board_title(knowledge, board_id)
     outbox = Outbox(store)
-    now = datetime.now(time_zone(settings, store))
+    now = datetime.now(time_zone(settings, store.knowledge()))
     try:
         made = compose(knowledge, board_id, now, body, settings.limits.broadcast_max_chars)
     except BroadcastError as exc:
