@@ -12,7 +12,7 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, cards, conversation, replies, timeliness
+from bot import answer_memo, answers, cards, conversation, passages, replies, timeliness
 from bot.boards import KIND_WORDS, BoardMention
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
@@ -46,6 +46,8 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
+        if analysis.intent in _FROM_FACTS and (analysis.abstained or analysis.confidence < cards.SURE) and texts:
+            texts = _on_the_words(turn, texts)
     if analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
             and not _names(texts[0], turn.board) and turn.card is None and bot is not None \
             and not bot.subjects.find(turn.question):
@@ -74,6 +76,32 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
                                            where=replies.fill_region(turn.voice.text(topic, "where"),
                                                                      turn.voice.language))
     return texts
+
+
+# Intents answered from the knowledge's texts (not a day's status, not the parent's settings).
+_FROM_FACTS = frozenset({"strike_dates", "withdrawn_services", "childcare", "negotiations", "who_is_affected",
+                         "dispute_issues", "work_to_rule", "updates_source"})
+
+
+def _on_the_words(turn: Turn, texts: list[str]) -> list[str]:
+    """An unsure intent's answer that shares no word with the question, replaced by the text of the knowledge
+    that shares its rare words ("do i need to pack a lunch": not a board's child-care advice)."""
+    found = passages.instead_of(turn.knowledge, turn.question, turn.msg.time, turn.voice, texts[0])
+    return _passage_reply(turn, found) or texts
+
+
+def _passage_reply(turn: Turn, found: passages.Found | None) -> list[str] | None:
+    if found is None:
+        return None
+    text, topic = passages.answer(turn.knowledge, found, turn.msg.time, turn.voice, turn.question)
+    if not text:
+        return None
+    if found.passage.kind == "card":
+        turn.card = found.passage.entry
+    if topic in HANDLERS:
+        turn.analysis.intent = topic
+    turn.meta["passage"] = found.passage.kind
+    return [text if found.sure else turn.voice.say("nearest_text", word=found.word) + "\n" + text]
 
 
 def _offer(turn: Turn) -> str:
@@ -487,6 +515,15 @@ def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
     if turn.analysis.command:
         return [turn.voice.say("unknown_command", command=turn.analysis.command)]
     return [replies.unknown_text(turn.voice.language)]
+
+
+def last_look(turn: Turn, texts: list[str]) -> list[str]:
+    """Instead of "not sure" (after the subjects had their say): the one text that speaks of the question's rare
+    words ("did the union really vote 93%")."""
+    if texts != [replies.unknown_text(turn.voice.language)]:
+        return texts
+    found = passages.instead_of_not_sure(turn.knowledge, turn.question, turn.msg.time, turn.voice)
+    return _passage_reply(turn, found) or texts
 
 
 HANDLERS = {

@@ -287,6 +287,7 @@ class Bot:
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
         texts = on_subject.without_a_wrong_opener(self, turn, texts)  # no "Yes:" to "how will they tell us?"
+        texts = answering.last_look(turn, texts)  # not "not sure" when one text speaks of the question's rare words
         texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
         texts = trimming.trim(turn, texts)  # the full name and the source line only where they add something
         response = self._finish(turn, texts)

@@ -47,6 +47,7 @@ _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # English endings a word the examples lack may carry on a word they have: ("ing", "") reads "packing" as
 # "pack", ("ing", "e") "closing" as "close". Tried before spelling correction.
 _ENDINGS = (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
+_PLURALS = frozenset({"es", "s"})
 # French elided words and what they stand for: "l'EPE" reads as "le EPE", "d'autobus" as "de autobus",
 # unless slang knows the joined word ("lecole", "quil", "sentendre sur").
 _ELIDED = {"l": "le", "d": "de", "qu": "que", "j": "je", "n": "ne", "s": "se", "c": "ce", "m": "me", "t": "tu",
@@ -198,8 +199,9 @@ class IntentMatcher:
         if word in self.vocabulary or len(word) < 4 or not word.isalpha():
             return word
         for ending, stem_end in _ENDINGS:  # "packing" is a word ("pack" + "ing"), not a misspelt "parking"
-            if word.endswith(ending) and len(word) - len(ending) >= 3 and word[: -len(ending)] + stem_end in self.vocabulary:
-                return word
+            stem = word[: -len(ending)] + stem_end
+            if word.endswith(ending) and len(word) - len(ending) >= 3 and stem in self.vocabulary:
+                return stem if ending in _PLURALS else word  # "babysitters" means what "babysitter" does
         return self._speller.find(word) or word
 
     def _unelided(self, word: str) -> tuple[str, ...]:

@@ -311,7 +311,8 @@ def frame(settings, turn: Turn, texts: list[str]) -> list[str]:
     if stale_notes:
         texts = ["\n".join(line for line in text.split("\n") if not line.endswith(stale_notes)) for text in texts]
     note = found.pack.note_fr if lang == "fr" and found.pack.note_fr else found.pack.note
-    if intent == "who_is_affected" and turn.card is None and note and not found.ended and note not in texts[-1]:
+    if intent == "who_is_affected" and turn.card is None and note and not found.ended and note not in texts[-1] \
+            and "passage" not in turn.meta:  # not under the one text found for a question nothing else placed
         texts = [*texts[:-1], texts[-1] + "\n" + say("pack_note", lang, note=note)]
     if found.ended and intent == "school_status":  # the day asked first, then that the dispute is over
         first, _, rest = texts[0].partition("\n")
