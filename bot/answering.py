@@ -60,8 +60,10 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
     if _asks_a_day_too(turn) and texts:  # "any deal?? is there school tomorrow": both answered, in the order asked
         status = _day_line(bot, turn)
         lines = texts[0].split("\n")
+        first_half = analysis.date.start < len(turn.question) / 2
+        if status in lines and first_half:  # "is there school monday and what about the daycare?": the day first
+            lines.remove(status)
         if status not in lines:  # not already there ("are schools in Whitby affected monday?")
-            first_half = analysis.date.start < len(turn.question) / 2
             lines.insert(0 if first_half else 1, status)
             texts[0] = "\n".join(lines)
     if analysis.intent == "school_status" and texts and not turn.full:  # "...also is there gonna be a full strike"
@@ -135,6 +137,8 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
     if social is None and analysis.intent in ("help", "unknown") and analysis.board is None \
             and analysis.date is None and not analysis.weekend and not bot.subjects.find(norm):
         social = conversation.reaction(norm)
+    if social is None:
+        social = conversation.plan_stated(norm)  # "ok I'll ask the teacher": nothing asked
     if social is not None:
         analysis.intent = "help"
         lang = turn.voice.language
@@ -431,8 +435,15 @@ def _names(text: str, board) -> bool:
     return normalize(board.name) in folded or normalize(board.display) in folded or board.website.split("//")[-1].removeprefix("www.") in folded
 
 
+_SCHOOL_FIRST = re.compile(r"\b(?:school|schools|class|classes|ecole|ecoles|classe|classes)\b")
+
+
 def _with_childcare_line(turn: Turn, text: str) -> str:
-    """An answer on child care, asked for a board: the board's line, before the source line."""
+    """An answer on child care, asked for a board: the board's line, before the source line (first when the
+    message asks the day first: "is there school monday and what happens with the daycare?")."""
+    date = turn.analysis.date
+    if date is not None and _SCHOOL_FIRST.search(normalize(turn.question, 500)[: date.start]):
+        return _childcare_board_line(turn) + "\n" + text  # not "need childcare for monday": a sitter is asked
     return _before_source(text, _childcare_board_line(turn))
 
 

@@ -403,7 +403,7 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
     support = []
     if others:
-        key = "next_event" if others[0].day > today else "before_that"
+        key = "next_event" if others[0].day > best.day else "before_that"  # in time order from the lead's day
         support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
 

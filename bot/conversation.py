@@ -219,6 +219,28 @@ def reaction(raw_norm: str) -> str | None:
     return "ok"
 
 
+# "ok I'll ask the teacher", "thanks, we'll check the board site tonight", "d'accord je vais appeler l'école": a
+# reaction, then what the parent will do. Nothing is asked, whatever the plan names (a board, a teacher, a day).
+_PLAN = re.compile(
+    r"^(?:(?:ok|okay|k|kk|alright|right|thanks|thank you|thx|ty|merci|merci beaucoup|d'accord|dac|great|perfect|"
+    r"fine|got it|gotcha|cool|good|parfait|super|bon|ok then|ok so|so)[\s,.!]+)+"
+    r"(?:i guess |then |so |well )?"
+    r"(?:i'll|i will|ill|i'm going to|im going to|i am going to|i'm gonna|im gonna|gonna|we'll|we will|will do|"
+    r"i can|i should|i need to|je vais|on va|j'vais|je devrais|je dois)\b")
+
+_THEN_ASKS = re.compile(r"(?:[,;:]|\bbut|\bmais)\s*(?:is|are|will|can|could|should|do|does|did|what|whats|when|where|why|how|"
+                        r"est-ce|est|quand|pourquoi|comment|va|vont)\b")  # "ok i'll be home monday, is school open"
+
+
+def plan_stated(raw_norm: str) -> str | None:
+    """'thanks' or 'ok' for a reaction followed by the parent's own plan ("ok I'll call the school"): no question
+    mark, a reaction word first, then "I'll", "we'll", "je vais"..."""
+    if "?" in raw_norm or len(raw_norm) > 160 or not _PLAN.match(raw_norm) or _THEN_ASKS.search(raw_norm):
+        return None
+    words = {_SHORT.get(word, word) for word in _plain_words(raw_norm).split()}
+    return "thanks" if _THANKS_WORDS & words else "ok"
+
+
 _ORDINALS = {"1": 1, "one": 1, "first": 1, "1st": 1, "premier": 1, "premiere": 1, "un": 1,
              "2": 2, "two": 2, "second": 2, "2nd": 2, "deuxieme": 2, "deux": 2, "the other": 2}
 _PICK = re.compile(r"^(?:(?:option|number|no|choice|#)\s*)?(?:the\s+|le\s+|la\s+)?(\w+)(?:\s+one|\s+please|\s+pls)?$")

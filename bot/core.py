@@ -138,6 +138,16 @@ _LISTS = frozenset({"withdrawn_services", "strike_dates"})  # intents whose answ
 _NOT_A_TOPIC = frozenset({"set_board", "subscribe", "unsubscribe", "help", "unknown", "admin"})
 
 
+def _one_topic(choices: tuple[Card, ...]) -> bool:
+    """Whether the cards offered are all of one intent (not "unknown": cards on topics the intents leave out), asked
+    differently ("Are teachers on strike?", "Will teachers be at school?"). Two cards asked alike with different
+    answers (staff taught both) are still offered: only the parent can tell."""
+    topics = {card.topic for card in choices}
+    asked = {normalize(card.question).strip(" ?") for card in choices}
+    return len(topics) == 1 and len(asked) == len(choices) and next(iter(topics)) in answering.HANDLERS \
+        and next(iter(topics)) != "unknown"
+
+
 class Bot:
     def __init__(
         self,
@@ -257,6 +267,11 @@ class Bot:
             return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
         now = msg.time.astimezone(time_zone(self.settings, knowledge))
         analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
+        asking = on_subject.asked_part(text)
+        if analysis.out_of_scope is not None and asking != text and self.subjects.find(asking) \
+                and not cards.named(normalize(asking, 500), analysis.out_of_scope.keywords):
+            # "my daughter has diabetes. is her EA still there this week?": the question asks about the EA
+            analysis = self.matcher.analyse(asking, now.date(), lang)
         turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context, hour=now.hour,
                     voice=Voice(lang))
         mentioned = analysis.board.board_id if analysis.board else None
@@ -287,8 +302,8 @@ class Bot:
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
         texts = on_subject.without_a_wrong_opener(self, turn, texts)  # no "Yes:" to "how will they tell us?"
-        texts = answering.last_look(turn, texts)  # not "not sure" when one text speaks of the question's rare words
         texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
+        texts = answering.last_look(turn, texts)  # not "not sure" when one text speaks of the question's rare words
         texts = trimming.trim(turn, texts)  # the full name and the source line only where they add something
         response = self._finish(turn, texts)
         if turn.topic is not None and turn.topic not in _NOT_A_TOPIC:
@@ -362,6 +377,12 @@ class Bot:
             turn.card = pick.card
             if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:
                 analysis.intent = pick.card.topic
+        elif pick.choices and _one_topic(pick.choices):
+            # "strike monday?", "will the teachers be there?": two cards of one topic, close; the closer answers
+            # (the subject asked still keeps the one asked that way), no needless "1 or 2"
+            turn.card = pick.choices[0]
+            if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:
+                analysis.intent = turn.card.topic
         elif pick.choices:
             turn.meta["choices"] = [c.id for c in pick.choices]
             if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:

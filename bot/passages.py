@@ -105,17 +105,17 @@ def find(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> Fou
     if not rare or total <= 0:
         return None
     live = _live(knowledge, at)
-    best: tuple[float, int, Passage] | None = None
+    best: tuple[float, int, datetime, Passage] | None = None
     for passage in index.passages:
         if id(passage.entry) not in live or not passage.words & rare:
             continue
         cover = sum(weights[w] for w in asked & passage.words) / total
-        key = (cover, -len(passage.words), passage)
-        if best is None or key[:2] > best[:2]:
+        key = (cover, -len(passage.words), passage.entry.published, passage)  # ties: the shortest, the newest
+        if best is None or key[:3] > best[:3]:
             best = key
     if best is None or best[0] < COVER:
         return None
-    passage = best[2]
+    passage = best[3]
     shared = sorted(rare & passage.words, key=lambda w: -weights[w])
     sure = len(shared) >= 2
     return Found(passage, best[0], sure, _own_word(question, shared[0]))

@@ -80,14 +80,15 @@ CLOSE_QUESTION = "what about the zorblax helpers"  # two test cards answer it eq
 
 
 def two_close_cards(store) -> None:
-    """Two cards with the same phrasing (CLOSE_QUESTION) and different answers."""
+    """Two cards with the same phrasing (CLOSE_QUESTION), different answers and topics (of two close cards of one
+    topic asked differently, the closer answers)."""
     from knowledge.model import Card
 
     when = THURSDAY - timedelta(hours=1)
-    for card_id, answer in (("ea-strike", "Yes: EAs are part of the job action."),
-                            ("ea-support", "Special-education support continues; ask your school.")):
+    for card_id, topic, answer in (("ea-strike", "who_is_affected", "Yes: EAs are part of the job action."),
+                                   ("ea-support", "withdrawn_services", "Special-education support continues; ask your school.")):
         store.put_card(Card(
-            id=card_id, topic="who_is_affected", question=f"Question about {card_id.replace('-', ' ')}?",
+            id=card_id, topic=topic, question=f"Question about {card_id.replace('-', ' ')}?",
             answer=answer, source="test.txt", published=when, phrasings=(CLOSE_QUESTION,),
         ))
 

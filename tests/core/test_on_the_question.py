@@ -182,3 +182,45 @@ def test_a_weekend_day_takes_one_short_line_before_the_next_school_day(chat):
     first, second = reply.split("\n")[:2]
     assert first == "Tomorrow, Saturday, October 5 is on the weekend: no school."
     assert second.startswith("TDSB, Monday, October 7")
+
+
+# ---------------------------------------------------------------- stop 14: what parents wrote in conv_f
+def test_an_acknowledgement_with_the_parent_s_plan_gets_one_short_line(chat):
+    chat("is school open monday in peel?")
+    for text in ("ok i'll ask the teacher", "ok thanks, I'll point them to the board site", "ok I'll call the school",
+                 "d'accord je vais appeler l'école"):
+        reply = chat(text)
+        assert len(reply) <= 120 and "not sure" not in reply and "/help" not in reply, text
+
+
+def test_a_plan_followed_by_a_question_is_still_a_question(chat):
+    reply = chat("ok i'll be home monday, is school open in peel")
+    assert reply.startswith("Peel DSB, Monday, October 7")
+
+
+def test_two_close_cards_of_one_topic_asked_differently_are_not_offered_as_a_choice(chat):
+    at = datetime(2019, 10, 3, 19, 0, tzinfo=TORONTO)
+    assert chat("strike??", at=at).startswith("Not a full strike (yet)")
+    assert chat("Will the teachers be there?").startswith("Yes: teachers are not part of this job action")
+
+
+def test_the_other_date_of_a_timeline_answer_is_labelled_in_time_order(chat):
+    reply = chat("is the strike really happening monday or is it just a threat")
+    lead, other = reply.split("\n")[:2]
+    assert lead.startswith("Mon Oct 7") and other.startswith("Before that: Fri Oct 4")
+
+
+def test_york_alone_is_york_region(chat):
+    assert chat("is school open monday in york").startswith("York Region DSB, Monday, October 7")
+
+
+def test_a_day_asked_first_beside_daycare_is_answered_first(chat):
+    reply = chat("is there school monday and what happens with the daycare in the school? we're at a TDSB school")
+    assert reply.startswith("TDSB, Monday, October 7: not confirmed")
+    assert "daycare" in reply
+
+
+def test_a_health_detail_before_the_question_does_not_hide_what_is_asked(chat):
+    reply = chat("My daughter has type 1 diabetes and the EA helps her check her sugar. Is the EA still there this week?")
+    assert "I have no information on a sick child" not in reply
+    assert "still at work" in reply.split("\n")[0] or "keep working" in reply.split("\n")[0]
