@@ -435,7 +435,9 @@ def _names(text: str, board) -> bool:
     return normalize(board.name) in folded or normalize(board.display) in folded or board.website.split("//")[-1].removeprefix("www.") in folded
 
 
-_SCHOOL_FIRST = re.compile(r"\b(?:school|schools|class|classes|ecole|ecoles|classe|classes)\b")
+# "is there school monday and ...", "y a tu de l'ecole lundi": a clause asking about school before the day
+_SCHOOL_FIRST = re.compile(r"(?:^|[.?!,;]\s*|\band\s+)(?:is|are|will|any|no|y a|ya|y'a|est ce qu|est-ce qu)\b[^.?!,;]{0,25}"
+                           r"\b(?:school|schools|class|classes|ecole|ecoles|classe)\b")
 
 
 def _with_childcare_line(turn: Turn, text: str) -> str:

@@ -9,6 +9,8 @@ question that asks for the whole list.
 
 from __future__ import annotations
 
+import re
+
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
@@ -399,7 +401,8 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     if best.day != day and latest.published > best.published and (
             latest.kind in _SETTLING or not overlap(asked, searchable(best, "text", voice))):
         best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
-    others = [e for e in future if e is not best][:1] or [e for e in reversed(past) if e is not best][:1]
+    # the next date, else the one before (not another entry of the lead's own day)
+    others = [e for e in future if e.day != best.day][:1] or [e for e in reversed(past) if e.day != best.day][:1]
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
     support = []
     if others:
@@ -408,13 +411,17 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
 
 
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[^\w']+", " ", text).split())
+
+
 def phase_named(knowledge: Knowledge, question: str, language: str) -> str | None:
     """The name of the first phase of the active packs that a question names ("full strike"), or None."""
-    norm = normalize(question)
+    norm = f" {_plain(normalize(question))} "
     for info in knowledge.packs.values():
         for phase in info.phases:
             name = phase.words(language)
-            if name and normalize(name) in norm:
+            if name and f" {_plain(normalize(name))} " in norm:  # "work to rule" is "work-to-rule"
                 return name
     return None
 

@@ -133,6 +133,8 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
 
 
 CommandHandler = Callable[["Bot", Incoming, str], list[Reply] | None]
+# "work to rule starts when exactly", "is the work to rule over too": when a phase runs, not what it means
+_WHEN_KINDS = ("start", "time", "ongoing")
 _NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
 _LISTS = frozenset({"withdrawn_services", "strike_dates"})  # intents whose answer can be the whole list
 _NOT_A_TOPIC = frozenset({"set_board", "subscribe", "unsubscribe", "help", "unknown", "admin"})
@@ -290,7 +292,9 @@ class Bot:
                                             self.subjects.asks_for("time", text))
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
-            if readings.a_phase_s_start(turn, lambda: self.subjects.asks_for("start", text),
+            asked = text.replace("quand même", "").replace("quand meme", "")  # "anyway", not "when"
+            if readings.a_phase_s_start(turn, lambda: any(self.subjects.asks_for(kind, asked) for kind in _WHEN_KINDS)
+                                        and not self.subjects.asks_for("definition", asked),
                                         lambda: answers.phase_named(turn.knowledge, text, lang)):
                 analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
             if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn) \

@@ -109,8 +109,8 @@ def several_boards_on_a_day(turn: Turn, boards_named: Callable[[], int]) -> bool
 
 
 def a_phase_s_start(turn: Turn, asks_start: Callable[[], bool], phase: Callable[[], str | None]) -> bool:
-    """Whether a question on what a phase is asks when it starts: "la grève du zèle a commencé?", "so work to
-    rule starts tmrw right" (its date, not its meaning)."""
+    """Whether a question on what a phase is asks when it starts or whether it still runs: "la grève du zèle a
+    commencé?", "so work to rule starts tmrw right", "is the work to rule over too" (its dates, not its meaning)."""
     analysis = turn.analysis
     return (analysis.intent == "work_to_rule" and (turn.card is None or turn.card.topic == "work_to_rule")
             and asks_start() and phase() is not None)  # a card on what it means does not say

@@ -224,3 +224,11 @@ def test_a_health_detail_before_the_question_does_not_hide_what_is_asked(chat):
     reply = chat("My daughter has type 1 diabetes and the EA helps her check her sugar. Is the EA still there this week?")
     assert "I have no information on a sick child" not in reply
     assert "still at work" in reply.split("\n")[0] or "keep working" in reply.split("\n")[0]
+
+
+def test_when_a_phase_starts_or_whether_it_is_over_gets_its_dates_not_its_meaning(chat):
+    sunday = datetime(2019, 9, 29, 21, 35, tzinfo=TORONTO)
+    assert chat("and work to rule starts when exactly", at=sunday).startswith("Mon Sep 30: Work-to-rule starts at 12:01")
+    assert chat("is the work to rule over too").startswith("Mon Sep 30")
+    assert chat("what is work to rule").startswith("Staff keep doing their regular paid work")
+    assert not chat("pendant la grève du zèle, ils travaillent quand même?").startswith("lun. 30 sept.")
