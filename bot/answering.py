@@ -88,7 +88,8 @@ _FROM_FACTS = frozenset({"strike_dates", "withdrawn_services", "childcare", "neg
 def _on_the_words(turn: Turn, texts: list[str]) -> list[str]:
     """An unsure intent's answer that shares no word with the question, replaced by the text of the knowledge
     that shares its rare words ("do i need to pack a lunch": not a board's child-care advice)."""
-    found = passages.instead_of(turn.knowledge, turn.question, turn.msg.time, turn.voice, texts[0])
+    found = passages.instead_of(turn.knowledge, turn.question, turn.msg.time, turn.voice, texts[0],
+                                turn.analysis.processed)
     return _passage_reply(turn, found) or texts
 
 
@@ -100,7 +101,7 @@ def _passage_reply(turn: Turn, found: passages.Found | None) -> list[str] | None
         return None
     if found.passage.kind == "card":
         turn.card = found.passage.entry
-    if topic in HANDLERS:
+    if topic in HANDLERS and found.sure:  # offered as the nearest text, the question stays one not understood
         turn.analysis.intent = topic
     turn.meta["passage"] = found.passage.kind
     return [text if found.sure else turn.voice.say("nearest_text", word=found.word) + "\n" + text]
@@ -535,7 +536,8 @@ def last_look(turn: Turn, texts: list[str]) -> list[str]:
     words ("did the union really vote 93%")."""
     if texts != [replies.unknown_text(turn.voice.language)]:
         return texts
-    found = passages.instead_of_not_sure(turn.knowledge, turn.question, turn.msg.time, turn.voice)
+    found = passages.instead_of_not_sure(turn.knowledge, turn.question, turn.msg.time, turn.voice,
+                                         turn.analysis.processed)
     return _passage_reply(turn, found) or texts
 
 

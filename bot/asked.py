@@ -78,14 +78,17 @@ def searchable(entry: object, name: str, voice: Voice) -> str:
     return text
 
 
-_LIST_WORDS = frozenset({"list", "all", "every", "everything", "complete", "which", "dates", "timeline",
-                         "liste", "toutes", "tous", "quelles", "quels"})
+_LIST_WORDS = frozenset({"list", "everything", "complete", "timeline", "liste"})
+# "which dates", "all the services", "quelles tâches": these ask for a list only with a plural of listed things
+# ("every day", "are all schools closed" do not)
+_WHICH_WORDS = frozenset({"all", "every", "which", "what", "toutes", "tous", "quelles", "quels"})
+_LISTED = frozenset({"services", "things", "dates", "tasks", "duties", "jobs", "changes", "taches", "choses"})
 
 
 def asks_for_list(question: str) -> bool:
     """Whether the question asks for the whole list: "list the dates", "what services stopped?"."""
     words = set(_WORD.findall(normalize(question)))
-    return bool(words & _LIST_WORDS) or bool(words & {"what", "which"} and words & {"services", "things"})
+    return bool(words & _LIST_WORDS) or bool(words & _WHICH_WORDS and words & _LISTED)
 
 
 # Words that put a question in the past ("when did talks break down?"); French: "quand ont-ils", "était".

@@ -287,6 +287,9 @@ class Bot:
         texts = answering.lean_on_context(self, turn, normalize(text, 500), fresh)
         if texts is None:
             context.stop_waiting()
+            meant = readings.help_about_the_dispute(turn)
+            if meant is not None:  # "c quoi l'histoire de grève?": what the strike is about, not the bot's help
+                analysis.intent = meant
             if readings.not_a_request(turn):  # "will the school tell me if something changes?"
                 readings.read_as_a_question(turn, self.settings.matcher.min_confidence,
                                             self.subjects.asks_for("time", text))

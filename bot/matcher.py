@@ -68,6 +68,8 @@ FILLER = frozenset(
 )
 
 
+_NEWS_WORDS = frozenset({"news", "update", "updates", "info"})
+_LATEST = "whats the latest"
 # A message that also names an out-of-scope topic still asks about school only with one of these.
 _SCHOOL_WORDS = frozenset(["school", "schools", "class", "classes", "open", "closed", "cancelled", "strike", "striking"])
 
@@ -105,6 +107,11 @@ def _day_asked(norm: str, today: date) -> DateMention | None:
     """The day a message asks about: the first named in a sentence that asks ("the talks fell apart today.
     is school open tomorrow?" asks about tomorrow), else the first named anywhere."""
     first = find_date(norm, today)
+    if first is not None and first.day < today:
+        # "there was a deal last night, is school open today?": a day gone by tells what happened; a later one is asked
+        later = find_date(norm[first.end:], today)
+        if later is not None and later.day >= today:
+            return DateMention(later.day, later.start + first.end, later.end + first.end, later.text)
     if first is not None and first.day == today and _NARRATIVE_TODAY.fullmatch(first.text.strip()):
         # "i heard on the radio this morning they might close the schools on monday": Monday is asked
         later = find_date(norm[first.end:], today)
@@ -358,6 +365,8 @@ class IntentMatcher:
                 return "set_board", 0.9, {}, None, False
             if when or weekend:
                 return "school_status", 0.9, {}, None, False
+            if _NEWS_WORDS.intersection(processed.split()):  # "any news?", "updates?": as "what's the latest"
+                return self._read_uncached(_LATEST, (_LATEST,), False, False, False, english, *_bars)
             return "unknown", 0.0, {}, None, True
 
         scores = self.score_message(processed, list(segments), english)

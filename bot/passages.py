@@ -24,6 +24,7 @@ from bot import answer_memo
 from bot.answers import SUPPORT_CHARS, cite
 from bot.asked import WEAK, searchable, words_of
 from bot.dates.formatting import short_day
+from bot.matcher import FILLER
 from bot.replies import sentences, shape
 
 if TYPE_CHECKING:
@@ -35,8 +36,16 @@ WHOLE = 0.99  # ...and to be offered as the nearest text after one word in commo
 RARE = 0.12  # a rare word is in at most this share of the passages (and at least in one)
 LEAD_CHARS = 220  # the part of a reply a phone shows first: it must share a word with the question
 _KEY = "passages"
+# what "who's", "what's", "where's" come to once cut: question words, not subjects
+_QUESTION_STEMS = frozenset({"who", "what", "when", "wher", "how", "why", "which", "that", "ther"})
+_FILLER = frozenset(words_of(" ".join(FILLER)))  # "any news?" names nothing a text could speak of
 _VAGUE = frozenset({"all", "every", "some", "many", "much", "more", "very", "one", "yes", "no", "ok", "okay", "tous",
-                    "toutes", "tout", "oui", "non", "mais", "heard", "hear"})
+                    "toutes", "tout", "oui", "non", "mais", "heard", "hear", "whos", "hows", "wheres", "whens",
+                    "thats", "theres", "ya", "yes", "please", "pls", "thanks", "thank",
+                    # common words a small knowledge may hold once: no subject of their own
+                    "going", "gonna", "go", "come", "coming", "happen", "happens", "happening", "happened", "think",
+                    "keep", "way", "time", "look", "see", "back", "new", "sure", "true", "real", "ever", "again",
+                    "first", "last", "next", "day", "days", "week", "guys", "people", "someone", "anyone"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,10 +102,11 @@ def _live(knowledge: Knowledge, at: datetime) -> set[int]:
     return live
 
 
-def find(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> Found | None:
-    """The passage that speaks of the question's rare words, or None."""
+def find(knowledge: Knowledge, question: str, at: datetime, voice: Voice, prepared: str = "") -> Found | None:
+    """The passage that speaks of the question's rare words, or None. `prepared`: the question as the matcher
+    read it (boards and days left out: "yes tdsb please" names nothing a text speaks of), else the question."""
     index = _index(knowledge, voice)
-    asked = words_of(question) - WEAK - _VAGUE
+    asked = _asked(prepared or question)
     if not asked:
         return None
     weights = {word: index.weight.get(word, index.unseen) for word in asked}
@@ -121,21 +131,28 @@ def find(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> Fou
     return Found(passage, best[0], sure, _own_word(question, shared[0]))
 
 
-def instead_of(knowledge: Knowledge, question: str, at: datetime, voice: Voice, reply: str) -> Found | None:
+def instead_of(knowledge: Knowledge, question: str, at: datetime, voice: Voice, reply: str,
+               prepared: str = "") -> Found | None:
     """A passage to answer with instead of `reply`, when the reply's lead shares none of the question's words
     and a passage shares its rare ones ("do i need to pack a lunch" answered with a board's child-care advice)."""
-    asked = words_of(question) - WEAK - _VAGUE
+    asked = _asked(prepared or question)
     if not asked or asked & words_of(reply[:LEAD_CHARS]):
         return None
-    found = find(knowledge, question, at, voice)
+    found = find(knowledge, question, at, voice, prepared)
     return found if found is not None and found.sure else None  # the answer found may say it in other words
 
 
-def instead_of_not_sure(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> Found | None:
+def instead_of_not_sure(knowledge: Knowledge, question: str, at: datetime, voice: Voice,
+                        prepared: str = "") -> Found | None:
     """A passage to answer with instead of "not sure": one sharing two rare words with the question, else one
     that has every word the question asks with (offered as the nearest text)."""
-    found = find(knowledge, question, at, voice)
+    found = find(knowledge, question, at, voice, prepared)
     return found if found is not None and (found.sure or found.cover >= WHOLE) else None
+
+
+def _asked(text: str) -> frozenset[str]:
+    """The words of a question a text could speak of (the dispute's own, vague and filler words left out)."""
+    return words_of(text) - WEAK - _VAGUE - _FILLER - _QUESTION_STEMS
 
 
 def _own_word(question: str, stem: str) -> str:

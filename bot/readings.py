@@ -25,6 +25,23 @@ _LEADING = frozenset({"and", "but", "so", "ok", "the", "then", "also"})
 _YOU_OR_I = frozenset({"you", "u", "ya", "i", "we", "im"})
 
 
+def help_about_the_dispute(turn: Turn) -> str | None:
+    """The intent a message read as asking for help means when it names the dispute ("allo c quoi l'histoire de
+    grève dans les écoles?" asks what the strike is about, not what the bot does): the next best, if any."""
+    analysis = turn.analysis
+    words = set(analysis.processed.split())
+    if analysis.intent != "help" or analysis.command or not words & _DISPUTE_WORDS or words & _TO_THE_BOT:
+        return None  # "what can this bot tell me about the strike": the bot's help
+    ranked = sorted(((score, intent) for intent, score in analysis.scores.items()
+                     if intent not in ("help", "unknown", "set_board", "subscribe", "unsubscribe")), reverse=True)
+    return ranked[0][1] if ranked else None
+
+
+# The dispute's own words, in the matcher's prepared words (French and slang read as these).
+_DISPUTE_WORDS = frozenset({"strike", "strikes", "striking", "union", "walkout", "lockout"})
+_TO_THE_BOT = frozenset({"you", "u", "bot", "help", "command", "commands", "tu", "vous", "aide"})
+
+
 def advice_on_a_day(turn: Turn) -> bool:
     """Whether a message read as a request for help, or to stop the updates, names a day: "ok but what do u
     think, should i take monday off" and "friday cancelled too?" ask what that day holds."""

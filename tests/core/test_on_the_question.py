@@ -232,3 +232,27 @@ def test_when_a_phase_starts_or_whether_it_is_over_gets_its_dates_not_its_meanin
     assert chat("is the work to rule over too").startswith("Mon Sep 30")
     assert chat("what is work to rule").startswith("Staff keep doing their regular paid work")
     assert not chat("pendant la grève du zèle, ils travaillent quand même?").startswith("lun. 30 sept.")
+
+
+def test_a_day_gone_by_tells_what_happened_the_later_day_is_asked(chat):
+    monday = datetime(2019, 10, 7, 7, 0, tzinfo=TORONTO)
+    reply = chat("Bonjour, il parait qu'il y a eu une entente hier soir, l'école est ouverte aujourd'hui? CSDCEO", at=monday)
+    assert "dimanche 6 octobre" not in reply and "lundi 7 octobre" in reply.split("\n")[0]
+
+
+def test_every_day_in_a_question_does_not_ask_for_the_whole_list(chat):
+    monday = datetime(2019, 9, 30, 7, 0, tzinfo=TORONTO)
+    reply = chat("My son has autism and relies on his EA every day. Will she be at school today with the work to rule?",
+                 at=monday)
+    assert reply.startswith("Yes, during work-to-rule: education assistants keep working")
+    assert len(reply) < 400
+
+
+def test_any_news_is_read_as_what_s_the_latest(chat):
+    assert chat("any news?") == chat("what's the latest")
+
+
+def test_the_strike_named_in_what_reads_as_help_asks_about_the_strike(chat):
+    reply = chat("allo c quoi l'histoire de grève dans les écoles? mes enfants sont au cepeo")
+    assert "/help" not in reply and len(reply) < 400
+    assert chat("what can this bot tell me about the strike").startswith("I answer parents' questions")
