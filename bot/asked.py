@@ -60,7 +60,7 @@ def overlap(asked: set[str], text: str) -> int:
 
 # Stems every text of a dispute shares: a question and a text sharing only these say little ("how much notice do
 # they have to give before striking" and "legal strike position" share "strike"; the notice event shares "notice").
-WEAK = frozenset({"strik", "greve", "union", "syndi", "cupe", "scfp", "job", "actio"})
+WEAK = frozenset({"strik", "greve", "union", "syndi", "cupe", "cup", "scfp", "job", "actio"})  # "cupe" cut: "cup"
 
 
 def strong_overlap(asked: set[str], text: str) -> int:

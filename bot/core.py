@@ -303,6 +303,9 @@ class Bot:
             if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn) \
                     or readings.advice_on_a_day(turn) or readings.a_board_asked(turn):
                 analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
+            elif readings.a_board_and_the_dispute(turn):
+                analysis.intent, turn.card = "school_status", None  # "hamilton schools cupe strike"
+                turn.meta.pop("choices", None)
             elif readings.several_boards_on_a_day(turn, lambda: len(answering.boards_named(self, turn))):
                 analysis.intent, turn.card = "school_status", None  # "one at hwdsb, one at hwcdsb: monday?"
                 turn.meta.pop("choices", None)

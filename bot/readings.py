@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from bot.asked import WEAK, words_of
+from bot.matcher import FILLER
+
 if TYPE_CHECKING:
     from bot.core import Turn
 
 _OFF_TOPIC_MARGIN = 0.05
+_SEARCH_WORDS = 6  # a search-box message: a board and the dispute in this many words or fewer
 _HURRIED_WORDS = 16  # a message naming a day, not understood, this short: a status question in a hurry
 
 # How a question starts, in the matcher's prepared words (French and slang already read as these).
@@ -39,6 +43,7 @@ def help_about_the_dispute(turn: Turn) -> str | None:
 
 # The dispute's own words, in the matcher's prepared words (French and slang read as these).
 _DISPUTE_WORDS = frozenset({"strike", "strikes", "striking", "union", "walkout", "lockout"})
+_PHASE_FILLER = frozenset({"work", "du"})  # words of phase names that words_of leaves out ("work to rule")
 _TO_THE_BOT = frozenset({"you", "u", "bot", "help", "command", "commands", "tu", "vous", "aide"})
 
 
@@ -58,6 +63,21 @@ def hurried_status(turn: Turn) -> bool:
             and len(turn.question.split()) <= _HURRIED_WORDS
             # the off-topic examples nearly as close as the best intent: "whats for lunch in the cafeteria today"
             and analysis.scores.get("unknown", 0.0) < max(analysis.scores.values(), default=0.0) - _OFF_TOPIC_MARGIN)
+
+
+def a_board_and_the_dispute(turn: Turn) -> bool:
+    """Whether a message names a board and nothing but the dispute, as typed into a search box: "hamilton schools
+    cupe strike", "viamonde grève scfp" want that board's day."""
+    analysis = turn.analysis
+    if analysis.board is None or analysis.command or turn.card is not None and turn.card.boards \
+            or analysis.intent in ("set_board", "subscribe", "unsubscribe"):
+        return False
+    words = analysis.processed.split()
+    dispute = WEAK | {stem for info in turn.knowledge.packs.values() for phase in info.phases  # "peel work to rule"
+                      for stem in words_of(phase.words("en") + " " + phase.words("fr"))}
+    others = [w for w in words if w not in FILLER and w not in _DISPUTE_WORDS and w not in _PHASE_FILLER
+              and (not words_of(w) or not words_of(w) <= dispute)]  # "why" is a question of its own
+    return bool(words) and len(words) <= _SEARCH_WORDS and not others and bool(words_of(analysis.processed) & dispute)
 
 
 def a_board_asked(turn: Turn) -> bool:

@@ -256,3 +256,15 @@ def test_the_strike_named_in_what_reads_as_help_asks_about_the_strike(chat):
     reply = chat("allo c quoi l'histoire de grève dans les écoles? mes enfants sont au cepeo")
     assert "/help" not in reply and len(reply) < 400
     assert chat("what can this bot tell me about the strike").startswith("I answer parents' questions")
+
+
+def test_a_board_and_the_dispute_typed_as_in_a_search_box_get_the_board_s_day(chat):
+    for text, day in (("hamilton schools cupe strike", "HWDSB, today, Thursday, October 3"),
+                      ("viamonde greve scfp", "Viamonde, aujourd'hui, jeudi 3 octobre"),
+                      ("peel work to rule", "Peel DSB, today, Thursday, October 3")):
+        assert chat(text, user=text).startswith(day), text
+
+
+def test_a_board_with_a_question_of_its_own_is_not_a_search(chat):
+    assert not chat("tdsb strike why", user="why").startswith("TDSB, today")
+    assert chat("update my board to peel region pls", user="set").startswith("Got it")
