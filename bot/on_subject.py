@@ -66,8 +66,13 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
             return _answer_with(turn, about[0])
         # "will the school call me if they close": neither status card speaks of calls; answered below
     asks = subjects.asks(turn.question)
-    if analysis.intent == "school_status" and asks is None and turn.card is None:
-        return texts  # "is school open monday? my son has an EA": the day's status is what is asked
+    if analysis.intent == "school_status" and turn.card is None:
+        if _what_opens_or_closes(subjects, turn.question, asked):  # "is the school library closed?": the library
+            better = _card_on(bot, turn, asked[:1], asks, same_way=False)
+            services = None if better is not None else _services_of(bot, turn, asked[:1])
+            return better or ([services] if services is not None else [_not_said(turn, asked[0])])
+        if asks is None:
+            return texts  # "is school open monday? my son has an EA": the day's status is what is asked
     if analysis.intent == "unknown" and not analysis.abstained and turn.card is None:
         # read as off-topic ("how do I apply for a custodian job"): not a question about the group; but "what
         # about the EAs, my son has an IEP" asks about a group of the dispute first, and "can i send cash for
@@ -129,6 +134,26 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
 
 
 _SENTENCE = re.compile(r"[^.?!]*[.?!]+|[^.?!]+$")
+_OPEN_OR_CLOSED = re.compile(r"\b(?:open|opened|closed|close|closing|closes|shut|cancell?ed|running|ouvert|ouverte|"
+                             r"ouverts|fermee?s?|ferme|fermer)\b")
+
+
+_NEAR_STATUS = 4  # the subject's words end at most this many words before "closed" (its own words included)
+_SCHOOL_WORDS = frozenset({"school", "schools", "ecole", "ecoles"})
+
+
+def _what_opens_or_closes(subjects: Subjects, question: str, asked: tuple[Subject, ...]) -> bool:
+    """Whether the subject asked about is what would open or close: "is the school library closed?", "and the
+    library closing?" ask about the library, not the school's day."""
+    text = normalize(asked_part(question))
+    for found in _OPEN_OR_CLOSED.finditer(text):
+        before = text[: found.start()].split()
+        # the subject right before it ("the school library closed", "library be open"), with no "school" between
+        for count in range(1, _NEAR_STATUS + 1):
+            words = before[-count:]
+            if not _SCHOOL_WORDS.intersection(words) and subjects.mentions(" ".join(words), asked[0]):
+                return True
+    return False
 
 
 def asked_part(question: str) -> str:

@@ -268,3 +268,11 @@ def test_a_board_and_the_dispute_typed_as_in_a_search_box_get_the_board_s_day(ch
 def test_a_board_with_a_question_of_its_own_is_not_a_search(chat):
     assert not chat("tdsb strike why", user="why").startswith("TDSB, today")
     assert chat("update my board to peel region pls", user="set").startswith("Got it")
+
+
+def test_a_service_asked_open_or_closed_is_about_the_service_not_the_school_s_day(chat):
+    monday = datetime(2019, 9, 30, 22, 0, tzinfo=TORONTO)
+    reply = chat("is the school library closed because of the work to rule? my kid couldn't take out books today",
+                 at=monday)
+    assert "library" in reply.split("\n")[0].lower()
+    assert chat("teachers walked out, is school cancelled today in durham??", user="durham").startswith("Durham DSB")
