@@ -534,7 +534,7 @@ def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
 def last_look(turn: Turn, texts: list[str]) -> list[str]:
     """Instead of "not sure" (after the subjects had their say): the one text that speaks of the question's rare
     words ("did the union really vote 93%")."""
-    if texts != [replies.unknown_text(turn.voice.language)]:
+    if turn.analysis.intent != "unknown" or len(texts) != 1 or texts[0] != replies.unknown_text(turn.voice.language):
         return texts
     found = passages.instead_of_not_sure(turn.knowledge, turn.question, turn.msg.time, turn.voice,
                                          turn.analysis.processed)

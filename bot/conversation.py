@@ -232,6 +232,7 @@ _THEN_ASKS = re.compile(r"(?:[,;:]|\bbut|\bmais)\s*(?:is|are|will|can|could|shou
                         r"est-ce|est|quand|pourquoi|comment|va|vont)\b")  # "ok i'll be home monday, is school open"
 
 
+@lru_cache(maxsize=16384)  # parents repeat themselves
 def plan_stated(raw_norm: str) -> str | None:
     """'thanks' or 'ok' for a reaction followed by the parent's own plan ("ok I'll call the school"): no question
     mark, a reaction word first, then "I'll", "we'll", "je vais"..."""

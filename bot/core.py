@@ -269,11 +269,12 @@ class Bot:
             return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
         now = msg.time.astimezone(time_zone(self.settings, knowledge))
         analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
-        asking = on_subject.asked_part(text)
-        if analysis.out_of_scope is not None and asking != text and self.subjects.find(asking) \
-                and not cards.named(normalize(asking, 500), analysis.out_of_scope.keywords):
-            # "my daughter has diabetes. is her EA still there this week?": the question asks about the EA
-            analysis = self.matcher.analyse(asking, now.date(), lang)
+        if analysis.out_of_scope is not None:
+            asking = on_subject.asked_part(text)
+            if asking != text and self.subjects.find(asking) \
+                    and not cards.named(normalize(asking, 500), analysis.out_of_scope.keywords):
+                # "my daughter has diabetes. is her EA still there this week?": the question asks about the EA
+                analysis = self.matcher.analyse(asking, now.date(), lang)
         turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context, hour=now.hour,
                     voice=Voice(lang))
         mentioned = analysis.board.board_id if analysis.board else None

@@ -43,6 +43,7 @@ def help_about_the_dispute(turn: Turn) -> str | None:
 
 # The dispute's own words, in the matcher's prepared words (French and slang read as these).
 _DISPUTE_WORDS = frozenset({"strike", "strikes", "striking", "union", "walkout", "lockout"})
+_DISPUTE_KEY = "dispute stems"
 _PHASE_FILLER = frozenset({"work", "du"})  # words of phase names that words_of leaves out ("work to rule")
 _TO_THE_BOT = frozenset({"you", "u", "bot", "help", "command", "commands", "tu", "vous", "aide"})
 
@@ -73,11 +74,23 @@ def a_board_and_the_dispute(turn: Turn) -> bool:
             or analysis.intent in ("set_board", "subscribe", "unsubscribe"):
         return False
     words = analysis.processed.split()
-    dispute = WEAK | {stem for info in turn.knowledge.packs.values() for phase in info.phases  # "peel work to rule"
-                      for stem in words_of(phase.words("en") + " " + phase.words("fr"))}
+    if not words or len(words) > _SEARCH_WORDS:
+        return False
+    dispute = _dispute_stems(turn.knowledge)
     others = [w for w in words if w not in FILLER and w not in _DISPUTE_WORDS and w not in _PHASE_FILLER
               and (not words_of(w) or not words_of(w) <= dispute)]  # "why" is a question of its own
-    return bool(words) and len(words) <= _SEARCH_WORDS and not others and bool(words_of(analysis.processed) & dispute)
+    return not others and bool(words_of(analysis.processed) & dispute)
+
+
+def _dispute_stems(knowledge) -> frozenset[str]:
+    """The dispute's own words, cut as words_of cuts them: the union's, the strike's and the active packs'
+    phase names ("peel work to rule"); once per knowledge snapshot."""
+    found = knowledge.derived.get(_DISPUTE_KEY)
+    if found is None:
+        found = knowledge.derived[_DISPUTE_KEY] = WEAK | {
+            stem for info in knowledge.packs.values() for phase in info.phases
+            for stem in words_of(phase.words("en") + " " + phase.words("fr"))}
+    return found
 
 
 def a_board_asked(turn: Turn) -> bool:
