@@ -96,7 +96,11 @@ _PAST_WORDS = frozenset({"did", "was", "were", "happened", "ago", "last", "alrea
                          "ont", "avait", "avaient", "dernier", "derniere"})
 
 
+_AHEAD_WORDS = frozenset({"when", "quand", "will", "gonna", "going", "va", "vont", "pourrait", "pourraient"})
+
+
 def asks_when_next(question: str) -> bool:
-    """Whether a question asks when something is to come: "when can they strike?", not "when did talks stop?"."""
+    """Whether a question asks about something to come: "when can they strike?", "will they strike in
+    september?", not "when did talks stop?"."""
     words = set(_WORD.findall(normalize(question)))
-    return bool(words & {"when", "quand"}) and not words & _PAST_WORDS
+    return bool(words & _AHEAD_WORDS) and not words & _PAST_WORDS

@@ -301,6 +301,8 @@ class Bot:
                                         and not self.subjects.asks_for("definition", asked),
                                         lambda: answers.phase_named(turn.knowledge, text, lang)):
                 analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
+            elif readings.when_a_strike(turn, lambda: self.subjects.asks_for("roster", text) or self.subjects.find(text)):
+                analysis.intent, turn.card = "strike_dates", None  # "will school support workers strike in september"
             if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn) \
                     or readings.advice_on_a_day(turn) or readings.a_board_asked(turn):
                 analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"

@@ -44,6 +44,10 @@ def help_about_the_dispute(turn: Turn) -> str | None:
 # The dispute's own words, in the matcher's prepared words (French and slang read as these).
 _DISPUTE_WORDS = frozenset({"strike", "strikes", "striking", "union", "walkout", "lockout"})
 _DISPUTE_KEY = "dispute stems"
+_STRIKE_WORDS = frozenset({"strike", "strikes", "striking", "walkout", "walk"})
+_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                     "november", "december", "sept", "oct", "nov", "janvier", "fevrier", "mars", "avril", "mai", "juin",
+                     "juillet", "aout", "septembre", "octobre", "novembre", "decembre"})
 _PHASE_FILLER = frozenset({"work", "du"})  # words of phase names that words_of leaves out ("work to rule")
 _TO_THE_BOT = frozenset({"you", "u", "bot", "help", "command", "commands", "tu", "vous", "aide"})
 
@@ -91,6 +95,17 @@ def _dispute_stems(knowledge) -> frozenset[str]:
             stem for info in knowledge.packs.values() for phase in info.phases
             for stem in words_of(phase.words("en") + " " + phase.words("fr"))}
     return found
+
+
+def when_a_strike(turn: Turn, asks_who: Callable[[], object]) -> bool:
+    """Whether a question read as asking who takes part asks when they strike: "will school support workers
+    strike in september", "cupe strike ontario schools sept 23?", "grève scfp écoles lundi" (a day or a month
+    with the strike named, and no "who" nor a group of its own: "are teachers on strike monday" asks who)."""
+    analysis = turn.analysis
+    if analysis.intent != "who_is_affected" or analysis.command or (turn.card is not None and turn.card.boards):
+        return False
+    words = set(analysis.processed.split())
+    return bool(words & _STRIKE_WORDS) and (analysis.date is not None or bool(words & _MONTHS)) and not asks_who()
 
 
 def a_board_asked(turn: Turn) -> bool:

@@ -276,3 +276,10 @@ def test_a_service_asked_open_or_closed_is_about_the_service_not_the_school_s_da
                  at=monday)
     assert "library" in reply.split("\n")[0].lower()
     assert chat("teachers walked out, is school cancelled today in durham??", user="durham").startswith("Durham DSB")
+
+
+def test_the_strike_with_a_day_or_a_month_asks_when_not_who(chat):
+    early = datetime(2019, 9, 9, 6, 45, tzinfo=TORONTO)
+    reply = chat("will school support workers strike in september", at=early)
+    assert "23" in reply.split("\n")[0] and "55,000" not in reply.split("\n")[0]
+    assert chat("are teachers on strike monday").startswith("No: this job action is by CUPE support staff")
