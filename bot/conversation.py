@@ -133,6 +133,8 @@ _SOCIAL = {
             "thank you bye", "ok bye", "thanks goodbye"},
     # An acknowledgement: one short line back, never the help or "not sure".
     "ok": {"ok", "good", "ok good", "fine", "ugh ok", "ugh fine", "ugh", "oh ok", "ok then", "alright", "alright then",
+           "never mind", "nevermind", "nvm", "never mind then", "nevermind then", "no worries", "forget it",
+           "laisse faire", "oublie ca", "pas grave", "c'est pas grave", "tant pis",
            "cool", "noted", "i see", "ok i see", "sounds good", "makes sense", "ok makes sense", "understood",
            "ok understood", "gotcha", "right", "ok cool", "oh", "hmm", "hmm ok", "ah ok", "ah", "wow", "oh no",
            "ok sure", "sure", "yep", "yes", "yeah", "ok will do", "will do", "np", "no worries", "ok np",

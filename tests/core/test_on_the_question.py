@@ -283,3 +283,14 @@ def test_the_strike_with_a_day_or_a_month_asks_when_not_who(chat):
     reply = chat("will school support workers strike in september", at=early)
     assert "23" in reply.split("\n")[0] and "55,000" not in reply.split("\n")[0]
     assert chat("are teachers on strike monday").startswith("No: this job action is by CUPE support staff")
+
+
+def test_a_board_given_after_a_question_whose_answer_depends_on_it_answers_it_there(chat):
+    chat("where do i get updates", user="updates")
+    assert chat("we're peel", user="updates").startswith("Peel DSB posts its official updates on its website")
+
+
+def test_never_mind_is_an_acknowledgement_not_a_request_to_stop(chat):
+    for text in ("ok never mind", "nvm", "laisse faire"):
+        reply = chat(text, user=text)
+        assert "subscribed" not in reply and "not sure" not in reply and len(reply) <= 120, text
