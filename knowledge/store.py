@@ -36,7 +36,7 @@ from knowledge.model import (
     WithdrawnService,
 )
 from knowledge.people import HeldContexts, PeopleRecords
-from knowledge.records import AdminRecords, DatabaseGone, QuestionLog
+from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrouble
 from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
 
@@ -71,6 +71,7 @@ class Store(PeopleRecords):
         self._writes = 0
         self._version_read = 0.0
         self._checked = time.monotonic()
+        self.trouble = WriteTrouble(self.path)  # the database refusing writes, said once (knowledge.records)
         self.contexts = HeldContexts(self)
         self.questions = QuestionLog(self)
         self.admin = AdminRecords(self)
