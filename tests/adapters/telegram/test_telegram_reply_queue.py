@@ -77,3 +77,21 @@ async def test_a_blocked_chat_stops_its_replies_and_its_subscriptions(fake, bot,
         await fake.wait_for(lambda: not bot.store.subscriptions_of("telegram", str(PARENT)), what="subscriptions stop")
     assert fake.sent(PARENT) == []
     assert bot.store.conn.execute("SELECT state FROM replies").fetchall() == [("blocked",)]
+
+
+async def test_a_database_that_refuses_writes_still_answers_every_parent(fake, bot, tg_settings, running, caplog):
+    """Issue 23, item 7, through Telegram: the journal and the reply queue cannot be written, the replies are sent
+    from memory, and the log says once that the database refuses writes."""
+    parents = [1201, 1202, 1203]
+    with caplog.at_level(logging.WARNING):
+        async with running(bot, tg_settings, fake):
+            bot.store.conn.execute("PRAGMA query_only = ON")  # how SQLite refuses writes on a read-only disk
+            for user in parents:
+                fake.private("is school open monday in peel?", user_id=user)
+            for user in parents:
+                await fake.wait_sent(1, user)
+            bot.store.conn.execute("PRAGMA query_only = OFF")
+    texts = [fake.sent_texts(user)[0] for user in parents]
+    assert all(text.startswith("Peel DSB, Monday") for text in texts), texts
+    assert len([r for r in caplog.records if "refuses writes" in r.getMessage()]) == 1
+    assert not any(r.exc_info for r in caplog.records)
