@@ -314,7 +314,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--grace", type=float, default=3.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_broadcast)
 
-    p = sub.add_parser("deliveries", parents=[common], help="broadcasts and their delivery state")
+    p = sub.add_parser("deliveries", parents=[common],
+                       help="broadcasts and their delivery state; replies to users not sent yet or given up on")
     p.add_argument("id", nargs="?", type=int, help="one broadcast, in detail")
     p.add_argument("-n", "--limit", type=int, default=10)
     p.set_defaults(func=cmd_deliveries)
