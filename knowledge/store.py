@@ -97,6 +97,10 @@ class Store(PeopleRecords):
         """Write what is left of the question log and the held contexts, checkpoint, and close; never raises."""
         try:
             self.questions.flush()  # and the held conversation contexts
+            if self.questions.pending or self.contexts.held:  # the database still refuses writes
+                log.error("the database %s refuses writes at close: %d question-log rows and %d conversation "
+                          "contexts held since it did are lost", self.path, len(self.questions.pending),
+                          len(self.contexts.held))
         except DatabaseGone as gone:
             log.error("%s (the last logged questions and conversation contexts were not written)", gone)
         except Exception:

@@ -59,3 +59,19 @@ def test_a_write_a_command_needs_still_fails_honestly(bot, store):
     _read_only(store, False)
     assert "something went wrong" in reply
     assert bot.handle(message("/board", user="p9"))[0].text  # nothing half-written: the bot goes on
+
+
+def test_what_is_held_when_the_bot_stops_is_said_lost(settings, shared_matcher, caplog):
+    """Stopping while the database still refuses writes: one line says how much of what was held is lost."""
+    from bot.app import build_bot, open_knowledge
+    from tests.conftest import THURSDAY
+
+    store = open_knowledge(settings)
+    bot = build_bot(settings, store=store, clock=lambda: THURSDAY, matcher=shared_matcher)
+    _read_only(store, True)
+    for text, user in QUESTIONS:
+        bot.handle(message(text, user=user))
+    with caplog.at_level(logging.ERROR, logger="schoolbot.store"):
+        store.close()
+    lost = [r.getMessage() for r in caplog.records if "are lost" in r.getMessage()]
+    assert len(lost) == 1 and "5 question-log rows and 4 conversation contexts" in lost[0], caplog.text
