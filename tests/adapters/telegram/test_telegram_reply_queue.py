@@ -95,3 +95,24 @@ async def test_a_database_that_refuses_writes_still_answers_every_parent(fake, b
     assert all(text.startswith("Peel DSB, Monday") for text in texts), texts
     assert len([r for r in caplog.records if "refuses writes" in r.getMessage()]) == 1
     assert not any(r.exc_info for r in caplog.records)
+
+
+async def test_a_reply_given_up_after_its_tries_is_kept_as_failed(fake, store, tg_settings, caplog):
+    """The lanes' limit (12 tries and 10 minutes in serve) set low: the reply is kept as failed, said once."""
+    from adapters.telegram import open_sender
+    from bot.reply_lanes import ReplyLanes
+    from bot.reply_queue import Outgoing, ReplyQueue
+    from bot.retry import Backoff
+
+    fake.fail("sendMessage", 500, times=10)
+    async with open_sender(tg_settings) as sender:
+        lanes = ReplyLanes(ReplyQueue(store, "telegram", "1"), lambda item: sender.send_chunk(item.chat_id, item.text),
+                           backoff=Backoff(base=0.01, cap=0.01, jitter=0), give_up_attempts=3, give_up_seconds=0)
+        with caplog.at_level(logging.WARNING, logger="schoolbot.replies"):
+            lanes.queue_and_send([Outgoing(str(PARENT), "first"), Outgoing(str(PARENT), "second")])
+            await fake.wait_for(lambda: lanes.waiting() == 0, what="both settled")
+            await lanes.close(0)
+    assert store.conn.execute("SELECT text, state, attempts FROM replies").fetchall() == [("first", "failed", 3),
+                                                                                         ("second", "failed", 3)]
+    assert caplog.text.count("kept as failed") == 2 and "after 3 tries" in caplog.text
+    assert fake.sent(PARENT) == []
