@@ -90,7 +90,7 @@ class RolesSettings:
 class LimitsSettings:
     broadcast_max_chars: int = field(default=3500, metadata=within(50))
     status_note_max_chars: int = field(default=1000, metadata=within(50))
-    delivery_concurrency: int = field(default=8, metadata=within(1, 1000))  # sends in flight per platform worker
+    delivery_concurrency: int = field(default=8, metadata=within(1, 1000))  # sends in flight per platform worker, and of replies
     # overall; 0 turns the limiter off (benchmarks)
     telegram_per_second: float = field(default=30.0, metadata=within(0))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import threading
 import time
 from datetime import UTC, datetime
@@ -93,15 +94,19 @@ class HeldContexts:
                 self._timer.start()
             return True
 
-    _UPSERT = ("UPDATE users SET pending = ?, updated = ? WHERE platform = ? AND user_id = ?")  # its row exists
+    # A held context's row exists, but not when its first write was refused (the database read-only): then made here.
+    _UPSERT = ("INSERT INTO users (pending, updated, platform, user_id) VALUES (?, ?, ?, ?) "
+               "ON CONFLICT(platform, user_id) DO UPDATE SET pending = excluded.pending, updated = excluded.updated")
 
     def flush(self) -> None:
-        """Write the held contexts (a row the database refuses is dropped and logged, as in the question log)."""
+        """Write the held contexts (a row the database refuses is dropped and logged, as in the question log;
+        while it refuses every write they stay held)."""
         with self.store.lock:
             now = _now()  # the rows' `updated`: when written
             rows = [(pending, now, *key) for key, pending in self.held.items()]
             self.held = {}
-            write_rows(self.store, self._UPSERT, rows, "conversation-context", who=2)
+            for pending, _, *key in write_rows(self.store, self._UPSERT, rows, "conversation-context", who=2):
+                self.held.setdefault(tuple(key), pending)  # a newer one held meanwhile wins
 
     def stop(self) -> None:
         """No more timer (the store is closing, its contexts written)."""
@@ -149,6 +154,18 @@ class PeopleRecords:
         if "board" not in changes and self.contexts.hold(platform, user_id, changes["pending"], changes["language"]):
             return
         updates = ", ".join(f"{column} = excluded.{column}" for column in (*changes, "updated"))
+        try:
+            self._write_user(platform, user_id, changes, updates)
+        except sqlite3.OperationalError as exc:
+            if "board" in changes or not self.trouble.is_refusal(exc):
+                raise  # a board staff or a parent chose must be saved, or the command says it failed
+            with self.lock:  # the database refuses writes: the context is held until it takes them again
+                self.contexts.held[(platform, user_id)] = changes["pending"]
+                self.trouble.refused("conversation-context", len(self.contexts.held), exc)
+                known = self.contexts.rows.get((platform, user_id)) or (None, None, None)
+                self.contexts.rows[(platform, user_id)] = (known[0], changes["pending"], known[2])
+
+    def _write_user(self, platform: str, user_id: str, changes: dict, updates: str) -> None:
         with self._writing():
             key = (platform, user_id)
             if "pending" in changes:

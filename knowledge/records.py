@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import time
 from datetime import UTC, datetime
 from typing import Any
@@ -43,23 +44,70 @@ def _json(value: Any) -> str | None:
     return json.dumps(value, default=str, ensure_ascii=False) if value is not None else None
 
 
-def write_rows(store, sql: str, rows: list[tuple], what: str, who: int = 0) -> int:
-    """Write rows in one transaction; when it fails, one by one, dropping (and logging) only the bad ones.
+class WriteTrouble:
+    """Whether the database refuses writes (a disk remounted read-only, a full disk), said once in the log.
 
-    `who` is the field of a row that says where it came from, for the log. Returns how many rows
-    were dropped. DatabaseGone always propagates.
+    Answering only reads, so it goes on; what could not be written (question-log rows, conversation
+    contexts, replies) is held in memory by its owner and written when the database takes writes
+    again. :meth:`refused` logs one line when the trouble starts, :meth:`written` one line when it ends,
+    with what was held meanwhile; nothing in between, however many writes fail.
+    """
+
+    def __init__(self, path: str):
+        self.path = path
+        self.since: float | None = None
+        self.held: dict[str, int] = {}  # what was held meanwhile, by kind
+        self.lost: dict[str, int] = {}  # what could not even be held (over a holder's limit), by kind
+
+    @staticmethod
+    def is_refusal(exc: BaseException) -> bool:
+        """A write the database refused as a whole (read-only, I/O error, full, locked), not one bad row."""
+        return isinstance(exc, sqlite3.OperationalError)
+
+    def refused(self, what: str, held: int, exc: BaseException) -> None:
+        """A write refused; `held`: how many rows of this kind its owner holds now."""
+        self.held[what] = held
+        if self.since is None:
+            self.since = time.monotonic()
+            log.error("the database %s refuses writes (%s); answering goes on from the knowledge, and what cannot be "
+                      "written (question-log rows, conversation contexts, replies) is held in memory until it takes "
+                      "writes again (lost if schoolbot stops first): check the disk", self.path, exc)
+
+    def dropped(self, what: str, count: int) -> None:
+        """Rows a holder had to let go of (it holds only so many): counted, and said when writes work again."""
+        self.lost[what] = self.lost.get(what, 0) + count
+
+    def written(self) -> None:
+        if self.since is None:
+            return
+        held = ", ".join(f"{count} {what} rows" for what, count in sorted(self.held.items())) or "nothing held"
+        lost = "".join(f"; {count} {what} rows were not kept (too many to hold)" for what, count in sorted(self.lost.items()))
+        log.warning("the database %s takes writes again after %.0f s; written now what was held: %s%s",
+                    self.path, time.monotonic() - self.since, held, lost)
+        self.since, self.held, self.lost = None, {}, {}
+
+
+def write_rows(store, sql: str, rows: list[tuple], what: str, who: int = 0) -> list[tuple]:
+    """Write rows in one transaction; when a row fails, one by one, dropping (and logging) only the bad ones.
+
+    `who` is the field of a row that says where it came from, for the log. When the database refuses
+    writes altogether (:class:`WriteTrouble`) nothing is dropped: the rows are returned, for the caller
+    to hold and write later. DatabaseGone always propagates.
     """
     if not rows:
-        return 0
+        return []
     try:
         with store.transaction(knowledge=False) as conn:
             conn.executemany(sql, rows)
-        return 0
+        store.trouble.written()
+        return []
     except DatabaseGone:
         raise
-    except Exception:
+    except Exception as exc:
+        if store.trouble.is_refusal(exc):
+            store.trouble.refused(what, len(rows), exc)
+            return rows
         log.warning("the %s batch failed; writing its %d rows one by one", what, len(rows))
-    dropped = 0
     for row in rows:
         try:
             with store.transaction(knowledge=False) as conn:
@@ -67,9 +115,8 @@ def write_rows(store, sql: str, rows: list[tuple], what: str, who: int = 0) -> i
         except DatabaseGone:
             raise
         except Exception:
-            dropped += 1
             log.exception("dropped one %s row from %s", what, row[who])
-    return dropped
+    return []
 
 
 class QuestionLog:
@@ -78,10 +125,13 @@ class QuestionLog:
     One write transaction per BATCH questions or FLUSH_SECONDS, not one per
     question. A row the database refuses never takes its batch with it: the
     batch is retried row by row and only the bad row is dropped (and logged).
+    While the database refuses every write, rows are held (up to HOLD) and
+    written with the next batch it takes.
     """
 
     BATCH = 200
     FLUSH_SECONDS = 2.0
+    HOLD = 100_000  # rows held while the database refuses writes; older ones beyond this are dropped, and counted
 
     def __init__(self, store):
         self.store = store
@@ -97,14 +147,18 @@ class QuestionLog:
 
     _INSERT = "INSERT INTO question_log (at, day, platform, intent, board, text, confidence) VALUES (?, ?, ?, ?, ?, ?, ?)"
 
-    def flush(self) -> int:
-        """Write the questions still in memory. Returns how many rows were dropped."""
+    def flush(self) -> None:
+        """Write the questions still in memory (held again when the database refuses writes)."""
         with self.store.lock:
             rows, self.pending = self.pending, []
             self.flushed = time.monotonic()
-            dropped = write_rows(self.store, self._INSERT, rows, "question-log", who=2)
+            held = write_rows(self.store, self._INSERT, rows, "question-log", who=2)
+            if held:
+                over = max(0, len(held) - self.HOLD)
+                if over:
+                    self.store.trouble.dropped("question-log", over)
+                self.pending = held[over:]
             self.store.contexts.flush()  # the held conversation contexts go with it: one pause, not two
-            return dropped
 
     def per_day(self, since: str, boards: frozenset[str] | None) -> list[tuple[str, str, int]]:
         scope, args = _scope(boards)

@@ -19,7 +19,8 @@ end of a dispute stated by staff in chat (`pack_ends`); 7 broadcasts in each rec
 French recipients' text and the author's language on a broadcast, the language of each delivery, the
 language a chat subscribed in, and each user's remembered language as a column (it was only inside the
 conversation memory); 8 boards' short names (`short`, what replies lead with); 9 regions (a `regions`
-table, and the region each board belongs to: empty for boards loaded before, which are the shipped region's).
+table, and the region each board belongs to: empty for boards loaded before, which are the shipped region's);
+10 the reply queue (`replies`): each reply to a user, written with its update marked handled and kept until sent.
 """
 
 from __future__ import annotations
@@ -167,6 +168,20 @@ TABLES: tuple[Table, ...] = (
     Table("telegram_updates", "CREATE TABLE IF NOT EXISTS telegram_updates ("
           "bot TEXT NOT NULL, update_id INTEGER NOT NULL, handled TEXT NOT NULL, "  # handled: when last recorded
           "state TEXT NOT NULL DEFAULT 'handled', payload TEXT, PRIMARY KEY (bot, update_id))"),
+    # ------------------------------------------------ replies to users (bot/reply_queue.py)
+    Table("replies", """CREATE TABLE IF NOT EXISTS replies (
+        id INTEGER PRIMARY KEY,                 -- the order of a chat's replies
+        platform TEXT NOT NULL,
+        account TEXT NOT NULL,                  -- which bot of the platform (Telegram: the bot's id)
+        chat_id TEXT NOT NULL,
+        text TEXT NOT NULL,                     -- one message, already split at the platform's limit
+        extra TEXT,                             -- JSON: the platform's parameters (buttons, reply-to, thread)
+        state TEXT NOT NULL DEFAULT 'pending',  -- pending | failed | blocked (a sent reply is deleted)
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created REAL NOT NULL,                  -- unix time it was queued
+        detail TEXT,                            -- the last failure
+        done_at TEXT
+    )""", ("CREATE INDEX IF NOT EXISTS idx_replies_state ON replies(platform, account, state, id)",)),
     Table("meta", 'CREATE TABLE IF NOT EXISTS "meta" ("key" TEXT PRIMARY KEY, "value" TEXT)'),
 )
 
@@ -273,6 +288,10 @@ def _to_9(conn: sqlite3.Connection) -> None:
     _add_columns(conn, "boards", {"region": "TEXT"})
 
 
+def _to_10(conn: sqlite3.Connection) -> None:
+    """The reply queue: a new table (`replies`), made by the catch-up that follows."""
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
@@ -282,6 +301,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = 
     (7, "broadcasts in each recipient's language", _to_7),
     (8, "boards' short names", _to_8),
     (9, "regions", _to_9),
+    (10, "the reply queue", _to_10),
 )
 VERSION = MIGRATIONS[-1][0]
 

@@ -36,7 +36,7 @@ from knowledge.model import (
     WithdrawnService,
 )
 from knowledge.people import HeldContexts, PeopleRecords
-from knowledge.records import AdminRecords, DatabaseGone, QuestionLog
+from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrouble
 from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
 
@@ -71,6 +71,7 @@ class Store(PeopleRecords):
         self._writes = 0
         self._version_read = 0.0
         self._checked = time.monotonic()
+        self.trouble = WriteTrouble(self.path)  # the database refusing writes, said once (knowledge.records)
         self.contexts = HeldContexts(self)
         self.questions = QuestionLog(self)
         self.admin = AdminRecords(self)
@@ -96,6 +97,10 @@ class Store(PeopleRecords):
         """Write what is left of the question log and the held contexts, checkpoint, and close; never raises."""
         try:
             self.questions.flush()  # and the held conversation contexts
+            if self.questions.pending or self.contexts.held:  # the database still refuses writes
+                log.error("the database %s refuses writes at close: %d question-log rows and %d conversation "
+                          "contexts held since it did are lost", self.path, len(self.questions.pending),
+                          len(self.contexts.held))
         except DatabaseGone as gone:
             log.error("%s (the last logged questions and conversation contexts were not written)", gone)
         except Exception:

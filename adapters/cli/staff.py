@@ -226,6 +226,7 @@ def cmd_deliveries(args: argparse.Namespace) -> int:
             print(f"  {state:<8} {platform}:{chat} after {attempts} attempt(s): {detail or '-'}")
         print("text:\n" + p.body)
         return 0
+    _print_replies(store)
     rows = outbox.recent(args.limit)
     if not rows:
         print("No broadcasts yet.")
@@ -236,6 +237,21 @@ def cmd_deliveries(args: argparse.Namespace) -> int:
     if workers:
         print("workers: " + ", ".join(f"{w['platform']} (pid {w['pid']} on {w['host']})" for w in workers))
     return 0
+
+
+def _print_replies(store) -> None:
+    """Replies to users not sent: still being tried, or given up on (with why): nothing is dropped unseen."""
+    from bot.reply_queue import failed_replies, reply_counts
+
+    counts = reply_counts(store)
+    if not counts:
+        return
+    for platform, states in counts.items():
+        print(f"replies to users, {platform}: " + ", ".join(
+            f"{n:,} {'still being sent' if s == 'pending' else s}" for s, n in sorted(states.items())))
+    for platform, chat, state, attempts, detail, at in failed_replies(store):
+        print(f"  {state:<8} {platform}:{chat} after {attempts} attempt(s), {(at or '')[:16].replace('T', ' ')}: "
+              f"{detail or '-'}")
 
 
 # ------------------------------------------------------------------- deliver
@@ -298,7 +314,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--grace", type=float, default=3.0, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_broadcast)
 
-    p = sub.add_parser("deliveries", parents=[common], help="broadcasts and their delivery state")
+    p = sub.add_parser("deliveries", parents=[common],
+                       help="broadcasts and their delivery state; replies to users not sent yet or given up on")
     p.add_argument("id", nargs="?", type=int, help="one broadcast, in detail")
     p.add_argument("-n", "--limit", type=int, default=10)
     p.set_defaults(func=cmd_deliveries)

@@ -8,7 +8,8 @@ It only converts and delivers; it decides nothing about what to answer.
     sender.py    plain-text sendMessage, errors mapped to SendOutcome; Telegram's SendLimits
     choices.py   the core's offered choices as inline buttons; a click as the user's pick
     journal.py   which updates arrived and were handled (SQLite table telegram_updates)
-    updates.py   each update once through the core, replies sent in order
+    updates.py   each update once through the core, its replies queued (bot/reply_queue.py) with the
+                 journal mark and sent per chat in order (bot/reply_lanes.py)
     polling.py   long polling (getUpdates)
     webhook.py   the webhook listener, journal before HTTP 200
                  (waits and back-off: bot/retry.py, shared with the broadcast worker)

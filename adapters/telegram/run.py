@@ -25,7 +25,8 @@ from bot.settings import Settings
 
 log = redacting_logger("schoolbot.telegram")
 
-MENU_LANGUAGES = ("fr",)  # besides the default (English) menu, shown to users whose Telegram is in French
+MENU_LANGUAGES = ("fr",)
+REPLY_DRAIN_SECONDS = 5.0  # on a graceful stop, how long replies ready to go may still be sent  # besides the default (English) menu, shown to users whose Telegram is in French
 
 
 async def run_telegram(
@@ -51,17 +52,22 @@ async def run_telegram(
             return
         me = Identity.of(tg.id, tg.username or "")
         sender = TelegramSender(tg, telegram_limits(settings.limits.telegram_per_second))
-        handler = UpdateHandler(bot, tg, sender, UpdateJournal(bot.store, str(tg.id)), me)
+        handler = UpdateHandler(bot, tg, sender, UpdateJournal(bot.store, str(tg.id)), me,
+                                window=settings.limits.delivery_concurrency)
         await register_commands(tg)
         if on_ready is not None:
             on_ready(sender)
+        handler.lanes.resume()  # replies queued before a stop or a kill go first
         t = settings.telegram
-        if t.webhook_url:
-            secret = t.webhook_secret or secrets.token_urlsafe(32)  # set anew with every setWebhook
-            await serve_webhook(tg, handler, stop, url=t.webhook_url, listen=t.webhook_listen,
-                                port=t.webhook_port, secret=secret)
-        else:
-            await poll(tg, handler, stop, timeout=poll_timeout)
+        try:
+            if t.webhook_url:
+                secret = t.webhook_secret or secrets.token_urlsafe(32)  # set anew with every setWebhook
+                await serve_webhook(tg, handler, stop, url=t.webhook_url, listen=t.webhook_listen,
+                                    port=t.webhook_port, secret=secret)
+            else:
+                await poll(tg, handler, stop, timeout=poll_timeout)
+        finally:  # replies ready to go are sent for a few seconds; the rest stay queued for the next start
+            await handler.lanes.close(REPLY_DRAIN_SECONDS if stop.is_set() else 0)
     finally:
         try:
             await tg.shutdown()

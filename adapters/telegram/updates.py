@@ -1,17 +1,18 @@
-"""Handling updates: each one exactly once, through :meth:`bot.core.Bot.handle`, replies sent in order.
+"""Handling updates: each one exactly once, through :meth:`bot.core.Bot.handle`, its replies queued.
 
 Delivery guarantees:
 
-- Every handled update id is written to the journal
-  (:mod:`adapters.telegram.journal`), so an update served again after a crash
-  or restart is skipped, while updates that arrived while the bot was down are
-  answered. The one remaining window: a crash after a reply was sent and
-  before the id was written replays that one update.
+- Handling an update computes its replies and writes them to the reply queue
+  (:mod:`bot.reply_queue`) in the same transaction as the update's id goes to
+  the journal (:mod:`adapters.telegram.journal`): an update served again after
+  a crash or restart is skipped, and its replies are sent from the queue.
+- Handling does not wait for the sends: the reply lanes (:mod:`bot.reply_lanes`)
+  send each chat's replies in order, a chat under flood control waiting alone.
 - A failure while handling one update is logged with its update id and the
   update is skipped; the bot keeps running.
-- Replies are plain text split at 4,096 characters. A 429 is waited out
-  (``retry_after``), network errors back off (:mod:`bot.retry`);
-  a 403 means the chat is gone: the core makes its subscriptions inactive.
+- Replies are plain text split at 4,096 characters; a 429 is waited out in the
+  chat's lane, a 5xx or network error backs off, a 403 means the chat is gone:
+  the core makes its subscriptions inactive.
 """
 
 from __future__ import annotations
@@ -40,50 +41,51 @@ from adapters.telegram.convert import (
 from adapters.telegram.journal import UpdateJournal
 from adapters.telegram.sender import TelegramSender
 from bot.core import Bot
-from bot.messages import Reply, SendOutcome, SendStatus
-from bot.retry import Backoff
+from bot.messages import Reply, SendOutcome
+from bot.reply_lanes import ReplyLanes
+from bot.reply_queue import Outgoing, ReplyQueue
 from bot.text import plain, split_text
 
 log = redacting_logger("schoolbot.telegram")
 
 ADMIN_STATUSES = {ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR}
-SEND_ATTEMPTS = 5
-SEND_BACKOFF = Backoff(base=0.5, cap=30.0, jitter=0.0)  # a reply after network errors: 0.5, 1, 2, 4 s
 
 
 class UpdateHandler:
-    """Turns updates into core calls and replies into sends."""
+    """Turns updates into core calls and replies into queued sends."""
 
     def __init__(self, bot: Bot, tg: TelegramBot, sender: TelegramSender, journal: UpdateJournal, me: Identity,
-                 *, send_attempts: int = SEND_ATTEMPTS):
+                 *, window: int = 8):
         self.bot = bot
         self.tg = tg
         self.sender = sender
         self.journal = journal
         self.me = me
-        self.send_attempts = send_attempts
+        self.lanes = ReplyLanes(ReplyQueue(bot.store, PLATFORM, journal.bot_key), self.send, window=window,
+                                on_blocked=lambda chat: bot.chat_unreachable(PLATFORM, chat), logger=log)
         self.handled = 0
         self.crashed = 0
         self._inflight: set[int] = set()
 
     async def handle(self, update: Update) -> None:
-        """Handle one update exactly once. Never raises (except on cancellation)."""
+        """Handle one update exactly once and queue its replies. Never raises (except on cancellation)."""
         uid = update.update_id
         if uid in self._inflight or self.journal.seen(uid):
             log.debug("telegram update %s was already handled; skipped", uid)
             return
         self._inflight.add(uid)
         try:
+            replies: list[Outgoing] = []
             try:
-                await self._dispatch(update)
+                replies = await self._dispatch(update)
                 self.handled += 1
             except Exception:
                 self.crashed += 1
                 log.exception("telegram update %s: handling failed; the update is skipped", uid)
-            try:
-                self.journal.mark(uid)
+            try:  # the replies and the mark in one transaction: neither without the other after a kill
+                self.lanes.queue_and_send(replies, lambda: self.journal.mark(uid))
             except Exception:
-                log.exception("telegram update %s: could not record it as handled", uid)
+                log.exception("telegram update %s: could not queue its replies or record it as handled", uid)
         finally:
             self._inflight.discard(uid)
 
@@ -105,34 +107,32 @@ class UpdateHandler:
             if isinstance(result, BaseException) and not isinstance(result, asyncio.CancelledError):
                 log.error("telegram: a batch lane failed: %s", redact(repr(result)))
 
-    async def _dispatch(self, update: Update) -> None:
+    async def _dispatch(self, update: Update) -> list[Outgoing]:
+        """The replies to one update (none for most kinds but a message or a click)."""
         left = chat_left(update)
         if left is not None:
             stopped = self.bot.chat_unreachable(PLATFORM, left)
             log.info("telegram: removed from or blocked in chat %s; %d subscription(s) made inactive", left, stopped)
-            return
+            return []
         moved = chat_migrated(update)
         if moved is not None:
             count = self.bot.chat_moved(PLATFORM, *moved)
             log.info("telegram: group %s is now %s; %d subscription(s) moved", *moved, count)
-            return
+            return []
         if update.callback_query is not None:
-            await self._dispatch_click(update.callback_query)
-            return
+            return await self._dispatch_click(update.callback_query)
         message = update.message
         if message is None:  # edited messages, channel posts and other kinds: nothing to answer
             log.debug("telegram update %s: nothing to answer (%s)", update.update_id, update_kind(update))
-            return
+            return []
         incoming = to_incoming(message, self.me)
         if incoming is None:
-            return
+            return []
         if self.bot.needs_group_admin(incoming):
             incoming = dataclasses.replace(incoming, group_admin=await self.is_group_admin(message))
-        replies = self.bot.handle(incoming)
-        if replies:
-            await self.deliver(message, replies)
+        return self.outgoing(message, self.bot.handle(incoming))
 
-    async def _dispatch_click(self, query: CallbackQuery) -> None:
+    async def _dispatch_click(self, query: CallbackQuery) -> list[Outgoing]:
         """A choice button: answer the click (the spinner stops), take the buttons off, then the pick as a message."""
         another = pressed_by_another(query)
         told = not_yours(self.bot, pick_to_incoming(query, self.bot.clock())) if another else None
@@ -141,18 +141,16 @@ class UpdateHandler:
         except TelegramError as exc:  # only the spinner; the pick is still answered
             log.info("telegram: could not answer callback query %s: %s", query.id, redact(exc))
         if another:
-            return
+            return []
         incoming = pick_to_incoming(query, self.bot.clock())
         if incoming is None:
-            return
+            return []
         message = query.message
         try:
             await self.tg.edit_message_reply_markup(chat_id=message.chat.id, message_id=message.message_id)
         except TelegramError as exc:  # the buttons stay; a second click is answered as a plain "1"
             log.info("telegram: could not remove the choice buttons in chat %s: %s", message.chat.id, redact(exc))
-        replies = self.bot.handle(incoming)
-        if replies:
-            await self.deliver(message, replies)
+        return self.outgoing(message, self.bot.handle(incoming))
 
     async def is_group_admin(self, message: Message) -> bool:
         """Does Telegram say the sender administers this group? (Asked only when the core needs to know.)"""
@@ -167,13 +165,14 @@ class UpdateHandler:
             return False
         return member.status in ADMIN_STATUSES
 
-    async def deliver(self, message: Message, replies: list[Reply]) -> None:
-        """Send the replies, in order, as plain text split at 4,096 characters."""
+    def outgoing(self, message: Message, replies: list[Reply]) -> list[Outgoing]:
+        """The replies as the messages to send, in order: plain text split at 4,096 characters, buttons under the last."""
         in_group = message.chat.type != ChatType.PRIVATE
         thread = message.message_thread_id if getattr(message, "is_topic_message", False) else None  # None on a press under an old message
         first = True
         user, sender_chat = getattr(message, "from_user", None), getattr(message, "sender_chat", None)
         asker = str(user.id) if user is not None and sender_chat is None else "0"  # "0": an anonymous admin asked
+        out: list[Outgoing] = []
         for reply in replies:
             text = plain(reply.text)
             if not text:
@@ -189,24 +188,9 @@ class UpdateHandler:
                 if in_group and first:  # in a busy group, say which message this answers
                     extra["reply_parameters"] = {"message_id": message.message_id, "allow_sending_without_reply": True}
                 first = False
-                outcome = await self.send_reply(reply.chat_id, chunk, **extra)
-                if outcome.status is not SendStatus.SENT:
-                    log.warning("telegram: reply to chat %s not delivered (%s): %s",
-                                reply.chat_id, outcome.status.value, redact(outcome.detail))
-                    if outcome.status is SendStatus.BLOCKED:
-                        self.bot.chat_unreachable(PLATFORM, str(reply.chat_id))
-                    return
+                out.append(Outgoing(str(reply.chat_id), chunk, extra))
+        return out
 
-    async def send_reply(self, chat_id: str, text: str, **extra) -> SendOutcome:
-        """Send one chunk, waiting out 429s and backing off on network errors."""
-        outcome = SendOutcome(SendStatus.FAILED, detail="not sent")
-        for attempt in range(self.send_attempts):
-            outcome = await self.sender.send_chunk(chat_id, text, **extra)
-            if outcome.status is not SendStatus.RETRY or attempt == self.send_attempts - 1:
-                break
-            rate_limited = outcome.detail.startswith("flood")
-            wait = outcome.retry_after if rate_limited else SEND_BACKOFF.delay(attempt + 1)
-            log.info("telegram: sending to chat %s: %s; trying again in %.1fs", chat_id, redact(outcome.detail), wait)
-            await asyncio.sleep(wait)
-        return outcome
-
+    async def send(self, item: Outgoing) -> SendOutcome:
+        """One try of one queued reply (the lanes wait and try again)."""
+        return await self.sender.send_chunk(item.chat_id, item.text, **item.extra)

@@ -37,11 +37,11 @@ async def test_restart_neither_replays_nor_drops(fake, bot, tg_settings, running
     async with running(bot, tg_settings, fake, crash=True):
         await fake.wait_sent(1, PARENT)
         await fake.wait_for(lambda: any(p["chat_id"] == "1002" for p in fake.calls_to("sendMessage")))
-        await fake.wait_for(lambda: bot.store.conn.execute(
-            "SELECT count(*) FROM telegram_updates WHERE state = 'handled'").fetchone()[0] == 1,
-            what="the first update journaled")
-    # ... and the bot dies mid-batch: Telegram has confirmation of neither.
-    assert not fake.confirmed(one["update_id"]) and not fake.confirmed(two["update_id"])
+        # handled means queued, not sent: the next batch is fetched, which confirms both
+        await fake.wait_for(lambda: fake.confirmed(two["update_id"]), what="both updates confirmed")
+    # ... and the bot dies while that reply waits out its flood control: it waits in the reply queue.
+    assert fake.sent(1002) == []
+    assert bot.store.conn.execute("SELECT chat_id, state FROM replies").fetchall() == [("1002", "pending")]
 
     # While the bot is down, two more messages arrive.
     three = fake.private("is school open monday in peel?", user_id=PARENT)
@@ -180,10 +180,14 @@ async def test_a_webhook_update_is_journalled_before_the_200(fake, bot, tg_setti
         await fake.wait_for(lambda: fake.webhook is not None, what="setWebhook")
         update = {"update_id": 950, "message": fake.message("/whoami", chat_id=PARENT, user_id=PARENT)}
         assert await fake.deliver(update) == 200
-        # Acknowledged: from here on Telegram would never send it again. It is in the journal.
+        # Acknowledged: from here on Telegram would never send it again. It is in the journal, waiting to be
+        # handled, or handled with its reply in the queue.
         journal = UpdateJournal(bot.store, str(BOT_ID))
-        assert journal.unhandled() == [update] and not journal.seen(950)
+        assert journal.unhandled() == [update] or journal.seen(950)
+        await fake.wait_for(lambda: fake.calls_to("sendMessage"), what="the reply tried")
     assert fake.sent(PARENT) == []
+    assert journal.seen(950) and journal.unhandled() == []
+    assert bot.store.conn.execute("SELECT chat_id, state FROM replies").fetchall() == [(str(PARENT), "pending")]
 
 
 async def test_webhook_kill_and_restart_loses_nothing_and_answers_once(fake, serve_env):
@@ -230,7 +234,7 @@ async def test_webhook_kill_and_restart_loses_nothing_and_answers_once(fake, ser
         proc.send_signal(signal.SIGTERM)
         _, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 0, err.decode()
-    assert "acknowledged but not handled" in err.decode()
+    assert "2 replies queued before the last stop not sent yet" in err.decode()  # handled, queued, not sent
     assert len(fake.sent_texts(1002)) == 1 and "You are telegram user 1002" in fake.sent_texts(1002)[0]
     assert len(fake.sent_texts(1003)) == 1 and "Commands:" in fake.sent_texts(1003)[0]
     assert len(fake.sent_texts(PARENT)) == 2  # /whoami once, /start once

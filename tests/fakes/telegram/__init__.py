@@ -8,7 +8,8 @@ error codes), records every call, and lets a test:
   and long-poll ``timeout``; an ``offset`` confirms the updates before it,
   as on Telegram, so unconfirmed updates are served again after a restart);
 - make the next calls fail: ``fake.fail("sendMessage", 429, retry_after=1)``,
-  ``fake.fail("sendMessage", 403, chat_ids=["42"])``, ``fake.fail("getUpdates", 409)``;
+  ``fake.fail("sendMessage", 403, chat_ids=["42"])``, ``fake.fail("getUpdates", 409)``,
+  or a share of all calls at random: ``fake.flaky("sendMessage", {429: 0.05, 500: 0.01})``;
 - press a button under the bot's message: ``fake.click(chat_id, 2)``;
 - say who administers a group: ``fake.set_member(chat_id, user_id, "administrator")``;
 - read what the bot sent: ``fake.sent(chat_id)``, ``fake.transcript(chat_id)``;
@@ -65,6 +66,8 @@ class FakeTelegram(Users, BotApi):
         self.all_updates: list[dict] = []
         self.events: list[Event] = []
         self.failures: list[Failure] = []
+        self.flakiness: tuple | None = None  # fake.flaky(...): random errors on one method
+        self.flaked: dict[int, int] = {}  # errors given by flakiness, by status
         self.members: dict[tuple[str, str], str] = {}
         self.sent_messages: list[dict] = []  # Message objects the bot sent, in order
         self.clicks: dict[str, dict] = {}  # callback queries (button presses) by id

@@ -53,6 +53,14 @@ class BotApi:
                 if failure.status == 200:
                     return web.json_response({"ok": True, "result": failure.result})
                 return error(failure.status, failure.description, failure.retry_after, failure.migrate_to)
+        if self.flakiness is not None and self.flakiness[0] == method:
+            _, rates, rng, retry_after = self.flakiness
+            draw = rng.random()
+            for status, rate in rates:
+                if draw < rate:
+                    self.flaked[status] = self.flaked.get(status, 0) + 1
+                    return error(status, retry_after=retry_after if status == 429 else None)
+                draw -= rate
         handler = getattr(self, "_api_" + method, None)
         if handler is None:
             return error(404)

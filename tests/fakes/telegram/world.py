@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
@@ -151,6 +152,11 @@ class Users:
             retry_after = 1
         ids = {str(c) for c in chat_ids} if chat_ids is not None else None
         self.failures.append(Failure(method, status, times, retry_after, ids, description, result, migrate_to))
+
+    def flaky(self, method: str, rates: dict[int, float], *, seed: int = 0, retry_after: float = 1) -> None:
+        """From now on answer each call of `method` with an error at random: {429: 0.05, 500: 0.01} is 5% 429s
+        (with `retry_after`) and 1% 500s, the rest as usual. Seeded, so a run is the same every time."""
+        self.flakiness = (method, sorted(rates.items()), random.Random(seed), retry_after)
 
     def set_member(self, chat_id: int | str, user_id: int | str, status: str) -> None:
         """status: creator, administrator, member, restricted, left or kicked."""
