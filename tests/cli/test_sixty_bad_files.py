@@ -129,22 +129,17 @@ def _refused(capsys, argv: list[str], named: str) -> str:
     return said
 
 
-@pytest.mark.parametrize("name", sorted(PACK_CHANGES))
-def test_a_broken_pack_is_refused(tmp_path, capsys, name):
-    data = copy.deepcopy(PACK)
-    PACK_CHANGES[name](data)
-    path = tmp_path / "pack.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    _refused(capsys, ["kb", "validate", "--db", str(tmp_path / "x.db"), str(path)], "pack.yaml")
+BROKEN = [("pack", PACK, change) for change in sorted(PACK_CHANGES)] + \
+         [("region", REGION, change) for change in sorted(REGION_CHANGES)]
 
 
-@pytest.mark.parametrize("name", sorted(REGION_CHANGES))
-def test_a_broken_region_is_refused(tmp_path, capsys, name):
-    data = copy.deepcopy(REGION)
-    REGION_CHANGES[name](data)
-    path = tmp_path / "region.yaml"
+@pytest.mark.parametrize(("kind", "good", "name"), BROKEN, ids=[f"{kind}: {name}" for kind, _, name in BROKEN])
+def test_a_broken_pack_or_region_is_refused(tmp_path, capsys, kind, good, name):
+    data = copy.deepcopy(good)
+    (PACK_CHANGES if kind == "pack" else REGION_CHANGES)[name](data)
+    path = tmp_path / f"{kind}.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    _refused(capsys, ["kb", "validate", "--db", str(tmp_path / "x.db"), str(path)], "region.yaml")
+    _refused(capsys, ["kb", "validate", "--db", str(tmp_path / "x.db"), str(path)], f"{kind}.yaml")
 
 
 @pytest.mark.parametrize("name", sorted(NOT_YAML))
