@@ -235,3 +235,13 @@ def test_boards_that_say_what_holds_everywhere_are_not_listed_and_long_lists_are
     quebec_reply = ask(quebec, "y a tu de l'école aujourd'hui?", datetime(2023, 11, 27, 8, 0, tzinfo=ZoneInfo("America/Toronto")),
                        user="liste")
     assert "et 8 autres : ouvert" in quebec_reply, quebec_reply
+
+
+def test_the_question_back_names_the_region_s_kind_of_board(alberta, quebec):
+    """"Which board is your child's?" is Ontario's word: a division in Alberta, a centre de services in Quebec."""
+    alberta_reply = ask(alberta, "is school open tomorrow?", datetime(2025, 10, 8, 21, 0, tzinfo=EDMONTON), user="ask")
+    assert "Which school division is your child's?" in alberta_reply, alberta_reply
+    assert "board" not in alberta_reply.split("\n")[0], alberta_reply
+    quebec_reply = ask(quebec, "y a tu de l'école demain?", datetime(2023, 11, 20, 20, 0, tzinfo=ZoneInfo("America/Toronto")),
+                       user="demande")
+    assert "conseil scolaire" not in quebec_reply, quebec_reply
