@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.commands import PROVINCE, STAFF, Command, Handler
 from bot.messages import ChatKind, Incoming
 from bot.replies import say
 from bot.roles import Rights
 
-STAFF = "staff"  # province admins and board staff
-PROVINCE = "province"  # province admins only
 
 REFUSAL = ("Sorry, that command is only for school board staff and administrators, so I didn't do anything. "
            "You can still ask me anything about the job action; send /help for examples.")
@@ -33,6 +32,12 @@ class StaffCommand:
     usage: str  # shown after a usage problem and in /admin
     needs: str  # STAFF or PROVINCE
     run: Run
+
+    def declared(self, handler: Handler) -> Command:
+        """This command in the bot's command registry, answered by `handler` (run behind the permission filter)."""
+        written, _, description = " ".join(self.usage.split()).partition(" - ")
+        return Command(self.name, written.removeprefix(f"/{self.name}").strip(), {"en": description or written},
+                       private=True, menu=False, rights=self.needs, handler=handler, help=False)
 
 
 REGISTRY: dict[str, StaffCommand] = {}
