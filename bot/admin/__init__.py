@@ -7,8 +7,8 @@ Module map:
 
 * :mod:`bot.admin.parsing` - words, dates and the errors a command answers with;
 * :mod:`bot.admin.vocabulary` - the status, event and phase words staff write and read, per language;
-* :mod:`bot.admin.permissions` - the command registry (usage, rights needed) and the one
-  check applied before any staff command runs;
+* :mod:`bot.admin.permissions` - the staff commands' declarations (usage, rights needed), which
+  ``register`` adds to the one command registry, and the one check applied before any of them runs;
 * :mod:`bot.admin.changes` - preview, /confirm (one transaction per change, with its audit
   row and undo record), /cancel, /undo;
 * :mod:`bot.admin.knowledge_changes` - /setstatus, /addservice, /endservice, /addevent;

@@ -1,7 +1,8 @@
-"""Who may run which staff command: one registry, one filter applied before dispatch.
+"""Who may run which staff command: their declarations, one filter applied before dispatch.
 
-Each staff command is registered with :func:`staff_command`, stating its usage
-and the rights it needs (errbot-style ACLs). :func:`refusal` is the single
+Each staff command is declared with :func:`staff_command`, stating its usage
+and the rights it needs (errbot-style ACLs); ``bot.admin.register`` adds it to the
+bot's command registry (:mod:`bot.commands`) when the bot is built. :func:`refusal` is the single
 check every command passes before it runs: a role (by platform user id only),
 a private chat, not a dry run, and the command's own level. Board-level rights
 (this board or that one) are checked by the command once it knows the board.
