@@ -12,7 +12,7 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, cards, conversation, passages, replies, timeliness
+from bot import answer_memo, answers, cards, commands, conversation, passages, replies, timeliness
 from bot.boards import KIND_WORDS, BoardMention
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
@@ -491,7 +491,7 @@ def on_updates_source(bot: Bot | None, turn: Turn) -> list[str]:
 
 
 def on_help(bot: Bot | None, turn: Turn) -> list[str]:
-    text = timeliness.help_text(turn.knowledge, replies.help_text(turn.voice.language), turn.voice.language)
+    text = timeliness.help_text(turn.knowledge, commands.help_text(turn.voice.language), turn.voice.language)
     if turn.remembered_board:
         board = turn.knowledge.board(turn.remembered_board)
         if board is not None:

@@ -9,6 +9,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot import prepared
+from bot.commands import Command, Registry
 from bot.core import Bot, Memory, build_matcher, matcher_key
 from bot.matcher import IntentMatcher
 from bot.replies import wording
@@ -175,19 +176,19 @@ def _register_extensions(bot: Bot) -> None:
     admin.register(bot)
 
 
-class _CommandsLoadedOnUse(dict):
-    """A command table that registers the extensions when a command is first looked up.
+class _CommandsLoadedOnUse(Registry):
+    """A command registry that registers the extensions when a command is first looked up.
 
     The admin tools import the broadcast outbox (asyncio, sockets); a dry-run
     bot answering questions never needs them.
     """
 
-    def __init__(self, bot: Bot, commands: dict):
+    def __init__(self, bot: Bot, commands: Registry):
         super().__init__(commands)
         self._bot: Bot | None = bot
 
-    def get(self, name, default=None):
+    def get(self, name: str) -> Command | None:
         if self._bot is not None:
             bot, self._bot = self._bot, None
             _register_extensions(bot)
-        return super().get(name, default)
+        return super().get(name)

@@ -21,7 +21,8 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot import (
-    answering, answers, cards, conversation, language, on_subject, prepared, readings, timeliness, trimming, user_language,
+    answering, answers, cards, commands, conversation, language, on_subject, prepared, readings, timeliness, trimming,
+    user_language,
 )
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
@@ -132,7 +133,6 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
     )
 
 
-CommandHandler = Callable[["Bot", Incoming, str], list[Reply] | None]
 # "work to rule starts when exactly", "is the work to rule over too": when a phase runs, not what it means
 _WHEN_KINDS = ("start", "time", "ongoing")
 _NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
@@ -172,8 +172,8 @@ class Bot:
         self.matcher_key = matcher_key(store, settings)
         self._card_index: cards.CardIndex | None = None
         self.card_index(store.knowledge())  # built at start-up, not on the first question
-        # Extra slash commands (admin tools register here): name -> handler(bot, msg, argument).
-        self.commands: dict[str, CommandHandler] = dict(user_language.COMMANDS)
+        # The commands this bot answers (bot.commands): the public ones; the staff tools add theirs.
+        self.commands = commands.Registry()
         self.wakeup = Wakeup()  # rung when a broadcast is queued: starts this process's delivery workers
 
     @property
@@ -203,7 +203,7 @@ class Bot:
         intent = self.matcher.analyse(text, msg.time.astimezone(self.tz).date()).intent
         return intent in self._MANAGING_INTENTS
 
-    _MANAGING_INTENTS = frozenset({"subscribe", "unsubscribe"})
+    _MANAGING_INTENTS = commands.GROUP_ADMIN_INTENTS
 
     def card_index(self, knowledge: Knowledge) -> cards.CardIndex:
         """The answer cards of this knowledge snapshot, indexed once per snapshot."""
@@ -247,15 +247,12 @@ class Bot:
         if not text.strip():
             return Response([Reply(say("empty_message", self.language_of(msg)), msg.chat_id)], "help")
 
-        stripped = text.strip()
-        if stripped.startswith("/"):
-            name, _, argument = stripped[1:].partition(" ")
-            name = name.split("@", 1)[0].lower()
-            handler = self.commands.get(name)
-            if handler is not None:
-                replies = handler(self, msg, argument.strip())
-                if replies is not None:
-                    return Response(replies, "admin" if name not in user_language.COMMANDS else "help", confidence=1.0)
+        invocation = commands.parse(text)
+        command = self.commands.get(invocation.name) if invocation is not None else None
+        if command is not None and command.handler is not None:  # the others run their intent, below
+            replies = command.handler(self, msg, invocation.argument)
+            if replies is not None:
+                return Response(replies, "admin" if command.staff else "help", confidence=1.0)
 
         user = self.memory.get_user(msg.platform, msg.user_id) or {}
         context = Context.from_memory(user.get("pending"))

@@ -26,7 +26,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz, process
 
 from bot.boards import BoardFinder, BoardMention
-from bot.commands import ALIASES
+from bot.commands import intent_of, parse
 from bot.dates import DateMention, find_date, mentions_weekend
 from bot.indexes import PhraseIndex, example_view
 from bot.intent_data import INTENTS, IntentData, OutOfScope, load_intents
@@ -34,15 +34,6 @@ from bot.language import detect
 from bot.text import NearestWord, normalize
 
 _EXAMPLE_DAY = date(2019, 10, 3)  # any day: dates in examples are blanked, whichever day they resolve to
-COMMANDS = {
-    "start": "help",
-    "help": "help",
-    "board": "set_board",
-    "status": "school_status",
-    "subscribe": "subscribe",
-    "unsubscribe": "unsubscribe",
-}  # and the registry's other names for them (bot.commands.ALIASES: /stop, /aide, /conseil...)
-
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # English endings a word the examples lack may carry on a word they have: ("ing", "") reads "packing" as
 # "pack", ("ing", "e") "closing" as "close". Tried before spelling correction.
@@ -60,7 +51,6 @@ QUESTION_WORDS = frozenset(
     ["is", "are", "will", "would", "can", "could", "when", "what", "whats", "where", "why", "how", "who", "which", "do", "does", "did", "should", "shall", "has", "have", "any"]
 )
 _NEGATED = re.compile(r"\b(?:not|no|isnt|isn't|nor)\s+(?:in\s+|at\s+|the\s+)?$")
-_COMMAND = re.compile(r"^/([a-z_]+)(?:@[a-z0-9_]+)?(?:\s+(.*))?$", re.S)
 # Words that carry no question on their own: a message made only of these plus
 # a board or a date is about that board or date.
 FILLER = frozenset(
@@ -326,16 +316,14 @@ class IntentMatcher:
                     self.SURE_SCORE).copy()
 
     def _analyse(self, norm: str, today: date, language: str | None, english: bool, *_bars: float) -> Analysis:
-        command = _COMMAND.match(norm)
-        if command and ALIASES.get(command.group(1), command.group(1)) in COMMANDS:
-            name, argument = command.group(1), (command.group(2) or "").strip()
+        command = parse(norm) if norm.startswith("/") else None
+        if command is not None:  # the intent the command registry gives it (bot.commands)
+            intent, argument = intent_of(command.name), command.argument
+            if intent is None:  # an unknown command such as /foo
+                return Analysis("unknown", 0.0, command=command.name, argument=argument, abstained=True)
             processed, board, when, _ = self._prepare(argument, today, language)
-            return Analysis(
-                COMMANDS[ALIASES.get(name, name)], 1.0, board, when, mentions_weekend(argument),
-                command=name, argument=argument, processed=processed, english=english,
-            )
-        if command:  # an unknown command such as /foo
-            return Analysis("unknown", 0.0, command=command.group(1), argument=(command.group(2) or ""), abstained=True)
+            return Analysis(intent, 1.0, board, when, mentions_weekend(argument),
+                            command=command.name, argument=argument, processed=processed, english=english)
 
         processed, board, when, blanked = self._prepare(norm, today, language)
         weekend = mentions_weekend(norm)
@@ -479,4 +467,4 @@ class IntentMatcher:
         return scores
 
 
-__all__ = ["COMMANDS", "INTENTS", "Analysis", "IntentData", "IntentMatcher", "load_intents"]
+__all__ = ["INTENTS", "Analysis", "IntentData", "IntentMatcher", "load_intents"]

@@ -15,7 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot import prepared
-from bot.commands import command, help_lines
 from bot.settings import CONFIG_DIR
 from bot.wording import Wording, load_wording
 from bot.wording_keys import SHIPPED_KEYS
@@ -165,20 +164,14 @@ def without_source(texts: list[str]) -> tuple[list[str], str]:
 
 
 # --------------------------------------------------------------- fixed texts
-def help_text(language: str = "en") -> str:
-    """The full help: what to ask (the region's example), then one line per command from the command registry."""
-    return _help_text(language, _REGION.get())
+def help_text(language: str, commands: tuple[str, ...]) -> str:
+    """The full help: what to ask (the region's example), then the commands' lines (bot.commands.help_text)."""
+    return _help_text(language, commands, _REGION.get())
 
 
 @lru_cache(maxsize=8)  # the commands and the wording are fixed
-def _help_text(language: str, region: Region) -> str:
-    lines = [line for line in help_lines(language) if _listed(line)]
-    return say("help_about", language) + "\n\n" + say("help_commands", language) + "\n" + "\n".join(lines)
-
-
-def _listed(line: str) -> bool:
-    found = command(line[1:].split(" ", 1)[0])
-    return found is None or found.menu
+def _help_text(language: str, commands: tuple[str, ...], region: Region) -> str:
+    return say("help_about", language) + "\n\n" + say("help_commands", language) + "\n" + "\n".join(commands)
 
 
 def unknown_text(language: str = "en") -> str:

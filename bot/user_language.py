@@ -1,4 +1,4 @@
-"""Which language to answer a user in, and the commands about it (/language, /langue, /whoami).
+"""Which language to answer a user in (the /language command's handler is in bot/user_commands.py).
 
 An explicit choice ("parlez-vous français?", /language fr) wins, then the
 message's own language when it says clearly (one word is enough for a user we
@@ -10,21 +10,13 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from bot import conversation, language
-from bot.commands import FRENCH_NAMES
+from bot.commands import in_french, parse
 from bot.conversation import Context
-from bot.messages import Incoming, Reply
-from bot.replies import say
 from bot.text import normalize
 
-if TYPE_CHECKING:
-    from bot.core import Bot
-
 _NAMES_A_LANGUAGE = re.compile(r"fran[cç]|french|engl|angl", re.IGNORECASE)
-LANGUAGE_NAMES = {"en": "en", "english": "en", "anglais": "en", "fr": "fr", "french": "fr", "francais": "fr",
-                  "français": "fr"}
 
 
 def choose(text: str, context: Context, platform_language: str, default: str = "en") -> tuple[str, bool]:
@@ -37,25 +29,14 @@ def choose(text: str, context: Context, platform_language: str, default: str = "
     if asked is not None:
         return asked, True
     remembered = context.language if context.language in language.LANGUAGES else None
-    words = text.lstrip().partition(" ")[2] if text.lstrip().startswith("/") else text  # "/help" is no English
+    command = parse(text)
+    words = command.argument if command is not None else text  # "/help" is no English
     # A French command name (/aide, /conseil cepeo) is as clear as a French sentence.
-    said = "fr" if _command_name(text) in FRENCH_NAMES else _detect(words, 2 if remembered else 1)
+    said = "fr" if in_french(text) else _detect(words, 2 if remembered else 1)
     if said is not None:
         context.language = said
         return said, False
     return remembered or language.from_locale(platform_language) or default, False
-
-
-_COMMAND_NAME = re.compile(r"\s*/([a-z_]+)")
-
-
-def _command_name(text: str) -> str | None:
-    """'desabonner' for '/désabonner@schoolbot'; None when the message is no command."""
-    head = text[:40]
-    if "/" not in head and head.isascii():  # normalising ASCII text makes no "/": no command, nothing to normalise
-        return None
-    found = _COMMAND_NAME.match(normalize(text, 40))
-    return found.group(1) if found else None
 
 
 @lru_cache(maxsize=16384)  # pure, and asked of every message
@@ -69,25 +50,3 @@ def language_request(text: str) -> str | None:
 @lru_cache(maxsize=16384)
 def _detect(text: str, min_votes: int) -> str | None:
     return language.detect(text, min_votes)
-
-
-def whoami_command(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
-    text = say("whoami", bot.language_of(msg), platform=msg.platform, user_id=msg.user_id)
-    return [Reply(text, msg.chat_id, private=True)]
-
-
-def language_command(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
-    """/language (or /langue): says the user's language; /language fr|en changes it."""
-    current = bot.language_of(msg)
-    if not argument:
-        return [Reply(say("language_current", current), msg.chat_id, private=True)]
-    chosen = LANGUAGE_NAMES.get(argument.strip().lower().split()[0])
-    if chosen is None:
-        return [Reply(say("language_usage", current, given=argument[:40]), msg.chat_id, private=True)]
-    if not bot.dry_run:
-        bot.set_language(msg, chosen)
-    return [Reply(say("language_set", chosen), msg.chat_id, private=True)]
-
-
-# The commands every user has (the staff tools add theirs to Bot.commands).
-COMMANDS = {"whoami": whoami_command, "language": language_command, "langue": language_command}

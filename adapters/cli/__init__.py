@@ -24,7 +24,7 @@ from bot.settings import SettingsError
 from knowledge.reading import LoadError
 from knowledge.records import DatabaseGone, DatabaseUnavailable
 
-GROUPS = (questions, kb, platforms, staff, roles, database)  # each: register(sub, common) and the COMMANDS it adds
+GROUPS = (questions, kb, platforms, staff, roles, database)  # each: register(sub, common) and the SUBCOMMANDS it adds
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -41,7 +41,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for group in GROUPS:
-        if command is None or command in group.COMMANDS:
+        if command is None or command in group.SUBCOMMANDS:
             group.register(sub, common)
     return parser
 
@@ -50,7 +50,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redact_handlers()  # tokens and secrets hidden in every line logged, the libraries' and tracebacks too
     argv = list(sys.argv[1:] if argv is None else argv)
-    known = {name for group in GROUPS for name in group.COMMANDS}
+    known = {name for group in GROUPS for name in group.SUBCOMMANDS}
     parser = build_parser(argv[0] if argv and argv[0] in known else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

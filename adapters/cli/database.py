@@ -7,7 +7,7 @@ import argparse
 
 from adapters.cli.common import open_from, settings_from
 
-COMMANDS = ("init", "backup")  # the subcommands register() adds
+SUBCOMMANDS = ("init", "backup")  # the subcommands register() adds
 
 
 def cmd_init(args: argparse.Namespace) -> int:

@@ -214,7 +214,7 @@ def _names_a_file(word: str) -> bool:
     return "/" in word or os.sep in word or bool(os.path.splitext(word)[1])
 
 
-COMMANDS = ("kb",)  # the subcommands register() adds
+SUBCOMMANDS = ("kb",)  # the subcommands register() adds
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -13,7 +13,7 @@ import sys
 from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, PLATFORMS, configured_platforms, settings_from
 from adapters.errors import PlatformStopped, UsageError
 
-COMMANDS = ("serve", "discord")  # the subcommands register() adds
+SUBCOMMANDS = ("serve", "discord")  # the subcommands register() adds
 
 
 def register_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

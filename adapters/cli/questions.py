@@ -230,7 +230,7 @@ def _scratch_bot(settings: Settings):
             store.close()
 
 
-COMMANDS = ("chat", "ask", "eval")  # the subcommands register() adds
+SUBCOMMANDS = ("chat", "ask", "eval")  # the subcommands register() adds
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -85,7 +85,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = ("grant", "revoke", "roles", "audit")  # the subcommands register() adds
+SUBCOMMANDS = ("grant", "revoke", "roles", "audit")  # the subcommands register() adds
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

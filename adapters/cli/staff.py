@@ -296,7 +296,7 @@ def cmd_deliver(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = ("broadcast", "deliveries", "deliver")  # the subcommands register() adds
+SUBCOMMANDS = ("broadcast", "deliveries", "deliver")  # the subcommands register() adds
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

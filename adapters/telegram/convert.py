@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from telegram import Message, Update
 from telegram.constants import ChatMemberStatus, ChatType
 
+from bot.commands import parse
 from bot.messages import ChatKind, Incoming
 
 PLATFORM = "telegram"
@@ -21,8 +22,6 @@ PLATFORM = "telegram"
 USER_CONTENT = ("sticker", "photo", "voice", "video", "video_note", "animation", "audio", "document",
                 "location", "contact", "dice", "poll", "venue")
 GONE = (ChatMemberStatus.BANNED, ChatMemberStatus.LEFT)
-
-_COMMAND = re.compile(r"^\s*/([A-Za-z0-9_]+)(?:@([A-Za-z0-9_]+))?")
 
 
 @dataclass(frozen=True)
@@ -70,9 +69,9 @@ def to_incoming(message: Message, me: Identity) -> Incoming | None:
 def strip_address(text: str, me: Identity) -> tuple[bool, str]:
     """(mentioned us?, text without '@us' in commands and mentions)."""
     mentioned = False
-    m = _COMMAND.match(text)
-    if m and m.group(2) and m.group(2).lower() == me.username.lower():
-        text = text[: m.start(2) - 1] + text[m.end(2):]
+    command = parse(text)
+    if command is not None and command.addressee and command.addressee.lower() == me.username.lower():
+        text = command.unaddressed(text)
     if me.mention is not None:
         text, count = me.mention.subn(" ", text)
         if count:
@@ -84,13 +83,13 @@ def strip_address(text: str, me: Identity) -> tuple[bool, str]:
 
 def is_addressed(message: Message, text: str, me: Identity) -> tuple[bool, str]:
     """In a group: is the message for us (command, mention, reply to us)? And its text without '@us'."""
-    m = _COMMAND.match(text)
-    if m and m.group(2) and m.group(2).lower() != me.username.lower():
+    command = parse(text)
+    if command is not None and command.addressee and command.addressee.lower() != me.username.lower():
         return False, text  # /command@another_bot
     mentioned, text = strip_address(text, me)
     replied = message.reply_to_message
     to_us = bool(replied and replied.from_user and replied.from_user.id == me.bot_id)
-    return bool(m) or mentioned or to_us, text
+    return command is not None or mentioned or to_us, text
 
 
 def chat_left(update: Update) -> str | None:

@@ -1,13 +1,14 @@
 """Staff tools through the same bot: changes, broadcasts, roles, audit, statistics.
 
-``register(bot)`` adds every staff command to :attr:`bot.core.Bot.commands`.
+Each staff command is declared with :func:`~bot.admin.permissions.staff_command` beside its function;
+``register(bot)`` adds them all to the bot's command registry (:mod:`bot.commands`) when the bot is built.
 
 Module map:
 
 * :mod:`bot.admin.parsing` - words, dates and the errors a command answers with;
 * :mod:`bot.admin.vocabulary` - the status, event and phase words staff write and read, per language;
-* :mod:`bot.admin.permissions` - the command registry (usage, rights needed) and the one
-  check applied before any staff command runs;
+* :mod:`bot.admin.permissions` - the staff commands' declarations (usage, rights needed), which
+  ``register`` adds to the one command registry, and the one check applied before any of them runs;
 * :mod:`bot.admin.changes` - preview, /confirm (one transaction per change, with its audit
   row and undo record), /cancel, /undo;
 * :mod:`bot.admin.knowledge_changes` - /setstatus, /addservice, /endservice, /addevent;
@@ -20,6 +21,8 @@ Module map:
 """
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 from bot.admin import (  # noqa: F401 - they register
     broadcasting,
@@ -87,11 +90,13 @@ def admin_help(admin: Admin, msg: Incoming, rights, argument: str) -> str:
 
 
 def register(bot) -> None:
-    """Add the staff commands (and a /whoami that says how to become staff) to the bot's command table."""
+    """Add the staff commands to the bot's command registry (bot.commands), each behind the one permission
+    filter, and replace /whoami with one that also says how to become staff."""
     admin = Admin(bot)
-    bot.commands.update({name: _handler(admin, command) for name, command in REGISTRY.items()})
+    for command in REGISTRY.values():
+        bot.commands.add(command.declared(_handler(admin, command)))
 
     def whoami(bot, msg: Incoming, argument: str) -> list[Reply]:
         return [_reply(msg, whoami_text(msg, admin.roles.rights_of(msg), bot.language_of(msg)))]
 
-    bot.commands["whoami"] = whoami
+    bot.commands.add(replace(bot.commands.get("whoami"), handler=whoami), replacing=True)

@@ -1,7 +1,8 @@
-"""Who may run which staff command: one registry, one filter applied before dispatch.
+"""Who may run which staff command: their declarations, one filter applied before dispatch.
 
-Each staff command is registered with :func:`staff_command`, stating its usage
-and the rights it needs (errbot-style ACLs). :func:`refusal` is the single
+Each staff command is declared with :func:`staff_command`, stating its usage
+and the rights it needs (errbot-style ACLs); ``bot.admin.register`` adds it to the
+bot's command registry (:mod:`bot.commands`) when the bot is built. :func:`refusal` is the single
 check every command passes before it runs: a role (by platform user id only),
 a private chat, not a dry run, and the command's own level. Board-level rights
 (this board or that one) are checked by the command once it knows the board.
@@ -12,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.commands import PROVINCE, STAFF, Command, Handler
 from bot.messages import ChatKind, Incoming
 from bot.replies import say
 from bot.roles import Rights
 
-STAFF = "staff"  # province admins and board staff
-PROVINCE = "province"  # province admins only
 
 REFUSAL = ("Sorry, that command is only for school board staff and administrators, so I didn't do anything. "
            "You can still ask me anything about the job action; send /help for examples.")
@@ -33,6 +33,12 @@ class StaffCommand:
     usage: str  # shown after a usage problem and in /admin
     needs: str  # STAFF or PROVINCE
     run: Run
+
+    def declared(self, handler: Handler) -> Command:
+        """This command in the bot's command registry, answered by `handler` (run behind the permission filter)."""
+        written, _, description = " ".join(self.usage.split()).partition(" - ")
+        return Command(self.name, written.removeprefix(f"/{self.name}").strip(), {"en": description or written},
+                       private=True, menu=False, rights=self.needs, handler=handler, help=False)
 
 
 REGISTRY: dict[str, StaffCommand] = {}

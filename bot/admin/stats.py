@@ -9,6 +9,7 @@ from bot.admin.changes import Admin
 from bot.admin.parsing import compact, number
 from bot.admin.permissions import staff_command
 from bot.admin.vocabulary import topic_words
+from bot.commands import parse
 from bot.messages import Incoming
 from bot.replies import say
 from bot.roles import Rights
@@ -25,7 +26,7 @@ def unanswered(store, today: date, days: int, boards: frozenset[str] | None, low
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
     for text, intent, confidence, _ in store.questions.rows_since(since, boards):
-        if not text or text.lstrip().startswith("/"):
+        if not text or parse(text) is not None:  # commands are no questions
             continue
         if intent != "unknown" and (confidence is None or confidence >= low):
             continue

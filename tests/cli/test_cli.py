@@ -339,7 +339,7 @@ def test_kb_list_says_which_disputes_ended(capsys, db):
 
 
 def test_each_command_group_declares_the_commands_it_registers():
-    """`schoolbot ask` builds only its own group's parser: each group's COMMANDS must be exactly what it adds."""
+    """`schoolbot ask` builds only its own group's parser: each group's SUBCOMMANDS must be exactly what it adds."""
     import argparse
 
     from adapters import cli
@@ -347,7 +347,7 @@ def test_each_command_group_declares_the_commands_it_registers():
     for group in cli.GROUPS:
         sub = argparse.ArgumentParser().add_subparsers()
         group.register(sub, argparse.ArgumentParser(add_help=False))
-        assert tuple(sub.choices) == group.COMMANDS, group.__name__
+        assert tuple(sub.choices) == group.SUBCOMMANDS, group.__name__
     assert "ask" in cli.build_parser("ask")._subparsers._group_actions[0].choices
 
 

@@ -12,7 +12,8 @@ from bot.answers import status_words, when_published
 from bot.dates import describe_day
 from bot.intent_data import INTENTS
 from bot.language import detect
-from bot.replies import Voice, help_text, wording
+from bot.commands import help_text
+from bot.replies import Voice, wording
 from tests.conftest import TORONTO, message
 
 THU = date(2019, 10, 3)
