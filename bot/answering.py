@@ -346,13 +346,13 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
         elif turn.hour >= EVENING_HOUR:
             day += timedelta(days=1)  # "laval ouvert?" at 11 p.m.: the school day ahead, not the one that is over
     if turn.board is None:
-        if analysis.command == "status" and analysis.argument and not analysis.date:
+        if commands.canonical(analysis.command) == "status" and analysis.argument and not analysis.date:
             return [turn.voice.say("unknown_board", name=repr(analysis.argument)) + " "
                     + replies.ask_board_text(turn.voice.language)]
         turn.context.await_board("school_status", turn.msg.time, turn.day, turn.analysis.weekend)
         return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time, voice=turn.voice)]
     # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
-    full = turn.full or analysis.command == "status"
+    full = turn.full or commands.canonical(analysis.command) == "status"
     boards = boards_named(bot, turn)
     if len(boards) > 1:  # "one at hwdsb and one at hwcdsb": the first board's answer, then each other's day
         turn.board = boards[0]

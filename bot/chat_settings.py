@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot import replies
+from bot import commands, replies
 from bot.messages import ChatKind, Incoming
 from bot.text import normalize
 from knowledge.model import ALL_BOARDS
@@ -25,7 +25,7 @@ def on_set_board(bot: Bot, turn: Turn) -> list[str]:
                 bot._remember(turn.msg, board=None)
             turn.board = None
             return [voice.say("board_cleared")]
-        if analysis.command == "board" and not analysis.argument:
+        if commands.canonical(analysis.command) == "board" and not analysis.argument:
             current = knowledge.board(turn.remembered_board)
             family = [b for b in map(knowledge.board, turn.context.boards) if b is not None and b is not current]
             also = voice.say("family_boards", boards=", ".join(b.name for b in family)) if family else ""
@@ -33,7 +33,7 @@ def on_set_board(bot: Bot, turn: Turn) -> list[str]:
                 return [voice.say("family_boards_only", boards=", ".join(b.name for b in family))] if family \
                     else [voice.say("no_board_yet")]
             return [" ".join(filter(None, [voice.say("your_board_is", board=current.name, id=current.id), also]))]
-        if analysis.command == "board":
+        if commands.canonical(analysis.command) == "board":
             return [voice.say("unknown_board_try", name=repr(analysis.argument))]
         return [replies.ask_board_text(voice.language)]
     board = turn.board = knowledge.board(analysis.board.board_id)

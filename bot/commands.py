@@ -204,6 +204,12 @@ def command(name: str) -> Command | None:
     return PUBLIC_COMMANDS.get(name)
 
 
+def canonical(name: str | None) -> str | None:
+    """The main name of the public command called `name` ("status" for "statut"), else `name` itself."""
+    found = PUBLIC_COMMANDS.get(name) if name else None
+    return found.name if found is not None else name
+
+
 def intent_of(name: str) -> str | None:
     """The intent a public command runs ("school_status" for "statut"), None for a handler's or an unknown one."""
     return _INTENTS.get(name)

@@ -107,3 +107,11 @@ def test_the_addressee_is_taken_out_where_it_was():
     text = "/status@schoolbot tdsb"
     assert parse(text).unaddressed(text) == "/status tdsb"
     assert parse("/status tdsb").unaddressed("/status tdsb") == "/status tdsb"
+
+
+def test_a_command_called_by_its_french_name_does_what_its_english_name_does(bot):
+    def said(text: str, user: str) -> str:
+        return "\n".join(r.text for r in bot.handle(message(text, user=user)))
+
+    assert said("/statut cepeo lundi", "fr1") == said("/status cepeo lundi", "fr2")  # the full day's status
+    assert said("/conseil", "fr3").startswith("Vous n'avez pas encore choisi de conseil scolaire")
