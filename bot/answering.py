@@ -209,6 +209,10 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
         # the same at every board (not a bare "tdsb": that sets the board), and "and my other kid at tcdsb?"
         # after anything: that board's day
         context.topic, leans = "school_status", True
+    if not leans and analysis.date is not None and analysis.board is None and not _content(analysis, bot) \
+            and context.topic not in _BOARD_DAY_TOPICS and context.topic != "strike_dates":
+        # "what about today?" after the custodians or the EAs: that day's status, at the conversation's board
+        context.topic, leans = "school_status", True
     if only_board and not leans and asked_again and analysis.intent == "set_board" and context.topic != "strike_dates":
         leans = True  # "where do i get updates?" then "we're peel": Peel's answer to it (and Peel remembered)
     if only_board and bot is not None and bot.subjects.speaks_of_another_child(turn.question):

@@ -294,3 +294,10 @@ def test_never_mind_is_an_acknowledgement_not_a_request_to_stop(chat):
     for text in ("ok never mind", "nvm", "laisse faire"):
         reply = chat(text, user=text)
         assert "subscribed" not in reply and "not sure" not in reply and len(reply) <= 120, text
+
+
+def test_what_about_today_after_a_worker_group_is_today_at_the_conversation_s_board(chat):
+    evening = datetime(2019, 10, 3, 19, 0, tzinfo=TORONTO)
+    chat("is tdsb open monday", at=evening, user="today")
+    chat("what about the custodians", user="today")
+    assert chat("what about today?", user="today").startswith("TDSB, today, Thursday, October 3")
