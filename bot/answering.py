@@ -349,6 +349,8 @@ def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
             day += timedelta(days=5 - day.weekday())  # the coming Saturday
         elif turn.hour >= EVENING_HOUR:
             day += timedelta(days=1)  # "laval ouvert?" at 11 p.m.: the school day ahead, not the one that is over
+        if not analysis.weekend and day.weekday() >= 5:
+            day = answers.next_school_day(day)  # "peel strike?" on a Saturday: Monday, without "Sunday is no school"
     if turn.board is None:
         if commands.canonical(analysis.command) == "status" and analysis.argument and not analysis.date:
             return [turn.voice.say("unknown_board", name=repr(analysis.argument)) + " "

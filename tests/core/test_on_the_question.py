@@ -301,3 +301,10 @@ def test_what_about_today_after_a_worker_group_is_today_at_the_conversation_s_bo
     chat("is tdsb open monday", at=evening, user="today")
     chat("what about the custodians", user="today")
     assert chat("what about today?", user="today").startswith("TDSB, today, Thursday, October 3")
+
+
+def test_a_status_asked_with_no_day_on_a_weekend_goes_to_the_next_school_day_at_once(chat):
+    saturday = datetime(2019, 10, 5, 21, 45, tzinfo=TORONTO)
+    reply = chat("peel strike", at=saturday, user="weekend")
+    assert reply.startswith("Peel DSB, Monday, October 7"), reply
+    assert chat("is school open tomorrow in peel", user="weekend").startswith("Tomorrow, Sunday, October 6 is on the weekend")
