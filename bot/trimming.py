@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from knowledge.snapshot import Knowledge
 
 PHONE_CHARS = 400  # a reply longer than this scrolls on a phone
+SHORT_CHARS = 220  # past this, an answer's supporting lines keep their first clause (a day's status excepted)
 _CITED = frozenset({"school_status"})  # answers that keep their source line: a day's status names its source
 
 
@@ -29,6 +30,8 @@ def trim(turn: Turn, texts: list[str]) -> list[str]:
         texts = _without_full_name(texts, turn.board, turn.voice)
     if not turn.full and _length(texts) > PHONE_CHARS:
         texts = _to_fit(turn, texts)
+    elif not turn.full and _length(texts) > SHORT_CHARS and turn.analysis.intent not in _CITED:
+        texts = [_first_clauses(text, turn.board) for text in texts]  # one to three short lines
     kept, cited = without_source(texts)
     if not cited:
         return texts
@@ -79,6 +82,8 @@ def _to_fit(turn: Turn, texts: list[str]) -> list[str]:
 
 _CLAUSE = re.compile(r"; (?=\w)|, and (?=the |it |its |they |schools? )")  # "...if talks fail, and the report says"
 _CLAUSE_CHARS = 50  # a first clause shorter than this says too little alone
+_WHERE_TO_ASK = re.compile(r"(?:check|ask|watch|call|contact|consultez|demandez|vérifiez|verifiez|suivez|appelez)\b",
+                           re.IGNORECASE)
 
 
 def _first_clauses(text: str, board: Board | None = None) -> str:
@@ -95,6 +100,8 @@ def _first_clauses(text: str, board: Board | None = None) -> str:
         rest = line[cut.end():]
         if board is not None and any(name.lower() in rest.lower() for name in (board.display, board.name)):
             continue  # "...; l'OCDSB offre son programme de jour prolongé": what the parent's board said stays
+        if _WHERE_TO_ASK.match(rest):
+            continue  # "...; check with your provider and your board": where to ask is the answer's other half
         lines[i] = line[:cut.start()].rstrip(",:") + "."
     return "\n".join(lines)
 

@@ -308,3 +308,12 @@ def test_a_status_asked_with_no_day_on_a_weekend_goes_to_the_next_school_day_at_
     reply = chat("peel strike", at=saturday, user="weekend")
     assert reply.startswith("Peel DSB, Monday, October 7"), reply
     assert chat("is school open tomorrow in peel", user="weekend").startswith("Tomorrow, Sunday, October 6 is on the weekend")
+
+
+def test_past_220_characters_supporting_lines_keep_their_first_clause_and_where_to_ask(chat):
+    from bot.trimming import SHORT_CHARS, _first_clauses
+    line = "The first line answers.\nSupport with many words that run on and on past fifty characters; and a tail clause."
+    assert _first_clauses(line).endswith("past fifty characters.")
+    advice = "The first line answers.\nThe reports do not say whether before- and after-school programs run; check with your board."
+    assert _first_clauses(advice) == advice  # where to ask is the answer's other half
+    assert SHORT_CHARS == 220
