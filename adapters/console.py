@@ -3,6 +3,10 @@
 Each line typed is one message from the local user; the replies are printed.
 ``--now`` sets the clock (it then advances in real time), so the 2019 scenario
 can be replayed on any day.
+
+The console is a platform in the registry (adapters/platforms.py) with no token,
+no runner for `serve` and no sender for `deliver`: the session itself shows its
+subscribers' broadcasts, when it opens and after each turn.
 """
 
 from __future__ import annotations
@@ -10,15 +14,33 @@ from __future__ import annotations
 import sys
 import time
 from datetime import datetime, timedelta
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from bot.broadcast.console import deliver_console
-from bot.core import Bot
+from adapters.platform import Platform
 from bot.messages import Incoming
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bot.core import Bot
+    from bot.messages import SendLimits
+    from bot.settings import Settings
 
 PLATFORM = "console"
 USER_ID = "local"
 PROMPT = "you> "
+
+
+
+def limits(settings: Settings | None = None) -> SendLimits:
+    from bot.broadcast.console import ConsoleSender  # the session's sender, in the core: it needs no library
+
+    return ConsoleSender.limits
+
+
+CONSOLE = Platform(
+    name=PLATFORM, title="the console", chat_ids=f"{USER_ID!r}: the one user at the terminal",
+    limits=limits,
+    later="Console subscribers see it in `schoolbot chat`: after their next message there, or when it next opens.",
+)
 
 
 def run_console(bot: Bot, *, start: datetime | None = None, board: str | None = None,
@@ -39,6 +61,8 @@ def run_console(bot: Bot, *, start: datetime | None = None, board: str | None = 
 
     def deliver() -> None:  # broadcasts to console subscribers are shown here, after each turn
         if not bot.dry_run:
+            from bot.broadcast.console import deliver_console
+
             deliver_console(bot.store, show, bot.settings)
 
     stdout.write(

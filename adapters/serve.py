@@ -1,12 +1,13 @@
-"""`schoolbot serve`: run the bot on Telegram and/or Discord in one process.
+"""`schoolbot serve`: run the bot on its platforms (adapters/platforms.py) in one process.
 
 With no platform flag it runs every platform whose token is configured. A
 missing or rejected token, or another instance already polling, is one
 clear error line and a non-zero exit.
 
 The command itself (arguments, checks, logging) is in adapters/cli/platforms.py;
-this module runs the platforms and the delivery worker side by side. The
-platform adapters are imported only when their platform runs.
+this module runs the platforms' runners and the delivery worker side by side,
+handing the worker each platform's Sender as it connects. The platform adapters
+are imported only when their platform runs.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
 from adapters.errors import PlatformStopped
+from adapters.platforms import named
 from adapters.redaction import redact, redacting_logger
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -41,15 +43,11 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
 
     runners: dict[str, Awaitable[None]] = {}
     stoppable: set[str] = set()
-    if "telegram" in platforms:
-        from adapters.telegram import run_telegram
-
-        runners["telegram"] = run_telegram(bot, settings, stop=stop, on_ready=ready)
-        stoppable.add("telegram")
-    if "discord" in platforms:
-        from adapters.discord_bot.runner import run_discord
-
-        runners["discord"] = run_discord(bot, settings, on_ready=ready)
+    for name in platforms:
+        platform = named(name)
+        runners[name] = platform.run(bot, settings, stop, ready)
+        if platform.graceful:
+            stoppable.add(name)
     for name, worker in delivery_workers(bot, settings, senders, stop).items():
         runners[name] = worker
         stoppable.add(name)
@@ -113,7 +111,7 @@ def delivery_workers(bot: Bot, settings: Settings, senders: dict[str, Sender],
                      stop: asyncio.Event) -> dict[str, Awaitable[None]]:
     """The broadcast workers that run alongside the platforms, by name.
 
-    `senders` fills in as platforms connect ({"telegram": TelegramSender, ...});
+    `senders` fills in as platforms connect (platform name -> its Sender);
     `stop` is set on shutdown.
     """
     from bot.broadcast.supervise import run_delivery

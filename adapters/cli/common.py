@@ -13,8 +13,6 @@ from bot.settings import DatabaseSettings, Settings, load_settings
 if TYPE_CHECKING:  # pragma: no cover
     from knowledge.store import Store
 
-PLATFORMS = ("telegram", "discord")
-
 # Exit statuses: 0 done; 1 the command ran and failed (a platform stopped, eval below its bar,
 # nothing sent); 2 wrong arguments, settings or data files; 3 the database cannot be used now
 # (locked, read-only, not a database, another `schoolbot serve` runs on it); 130 interrupted.
@@ -67,7 +65,3 @@ def parse_time(value: str, zone: tzinfo) -> datetime:
         moment = moment.replace(tzinfo=zone)
     return moment
 
-
-def configured_platforms(settings: Settings) -> list[str]:
-    """The platforms whose token is set."""
-    return [name for name in PLATFORMS if getattr(settings, name).token.strip()]

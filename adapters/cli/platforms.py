@@ -10,30 +10,29 @@ import argparse
 import logging
 import sys
 
-from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, PLATFORMS, configured_platforms, settings_from
+from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, settings_from
 from adapters.errors import PlatformStopped, UsageError
 
 SUBCOMMANDS = ("serve", "discord")  # the subcommands register() adds
 
 
 def register_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    from adapters.platforms import served, token_variables
+
+    platforms = served()
     p = sub.add_parser(
         "serve", parents=[common],
-        help="run the bot on Telegram and/or Discord (tokens from settings or SCHOOLBOT_*_TOKEN)",
+        help=f"run the bot on {' and/or '.join(p.title for p in platforms)} "
+             "(tokens from settings or SCHOOLBOT_*_TOKEN)",
         description="Run the bot. With no platform flag, every platform whose token is configured runs. "
                     "Tokens are read from the settings file or the environment "
-                    "(SCHOOLBOT_TELEGRAM_TOKEN, SCHOOLBOT_DISCORD_TOKEN), never from the command line.",
+                    f"({', '.join(token_variables())}), never from the command line.",
     )
-    p.add_argument("--telegram", action="store_true", help="run on Telegram")
-    p.add_argument("--discord", action="store_true", help="run on Discord")
-    p.add_argument("--webhook-url", metavar="URL",
-                   help="Telegram: receive updates at this public HTTPS URL instead of long polling "
-                        "(overrides [telegram] webhook_url)")
-    p.add_argument("--webhook-listen", metavar="ADDRESS",
-                   help="Telegram webhook: local address to listen on (default [telegram] webhook_listen, 127.0.0.1)")
-    p.add_argument("--webhook-port", type=int, metavar="PORT",
-                   help="Telegram webhook: local port to listen on (default [telegram] webhook_port, 8443)")
-    p.add_argument("--polling", action="store_true", help="Telegram: long polling even if a webhook_url is configured")
+    for platform in platforms:
+        p.add_argument(f"--{platform.name}", action="store_true", help=f"run on {platform.title}")
+    for platform in platforms:
+        if platform.add_arguments is not None:
+            platform.add_arguments(p)
     p.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     p.add_argument("--debug", action="store_true", help="log the bot's debug messages (libraries stay quiet)")
     p.add_argument("--check", action="store_true",
@@ -42,36 +41,29 @@ def register_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    settings = settings_from(args)
-    telegram_changes = {}
-    if args.webhook_url is not None:
-        telegram_changes["webhook_url"] = args.webhook_url
-    if args.polling:
-        telegram_changes["webhook_url"] = ""
-    if args.webhook_listen:
-        telegram_changes["webhook_listen"] = args.webhook_listen
-    if args.webhook_port is not None:
-        telegram_changes["webhook_port"] = args.webhook_port
-    if telegram_changes:
-        settings = settings.replace("telegram", **telegram_changes)
-    url = settings.telegram.webhook_url
-    if url and not url.startswith("https://") and not settings.telegram.base_url:
-        raise UsageError(f"--webhook-url: {url!r} must be an https:// URL (Telegram only calls HTTPS webhooks)")
+    from adapters.platforms import configured, served, token_keys, token_variables
 
-    wanted = [name for name in PLATFORMS if getattr(args, name)]
+    settings = settings_from(args)
+    platforms = served()
+    for platform in platforms:
+        if platform.apply_arguments is not None:
+            settings = platform.apply_arguments(args, settings)
+
+    wanted = [p for p in platforms if getattr(args, p.name)]
     if not wanted:
-        wanted = configured_platforms(settings)
+        wanted = [p for p in configured(settings) if p in platforms]
         if not wanted:
             raise UsageError(
-                "serve: no platform token is configured; set SCHOOLBOT_TELEGRAM_TOKEN or "
-                "SCHOOLBOT_DISCORD_TOKEN (or [telegram] token / [discord] token in the settings file)"
+                f"serve: no platform token is configured; set {' or '.join(token_variables())} "
+                f"(or {' / '.join(token_keys())} in the settings file)"
             )
-    for name in wanted:
-        if not getattr(settings, name).token.strip():
+    for platform in wanted:
+        if not platform.configured(settings):
             raise UsageError(
-                f"serve --{name}: no {name.capitalize()} token; set SCHOOLBOT_{name.upper()}_TOKEN "
-                f"or [{name}] token in the settings file (settings from: {settings.source})"
+                f"serve --{platform.name}: no {platform.title} token; set SCHOOLBOT_{platform.section.upper()}_TOKEN "
+                f"or [{platform.section}] token in the settings file (settings from: {settings.source})"
             )
+    names = [p.name for p in wanted]
 
     import asyncio
 
@@ -79,17 +71,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from adapters.serve import serve
     from bot.app import build_bot, settle_after_build
 
-    _configure_logging(quiet=args.quiet, debug=args.debug)
+    _configure_logging([name for p in platforms for name in p.loggers], quiet=args.quiet, debug=args.debug)
     try:
         with only_instance(settings.database.path):
             bot = build_bot(settings)
             if args.check:  # everything serve reads before it connects: a service manager's pre-start check
                 bot.store.close()
-                print(f"ready to serve {', '.join(wanted)} on {settings.database.path}")
+                print(f"ready to serve {', '.join(names)} on {settings.database.path}")
                 return 0
             settle_after_build()
             try:
-                asyncio.run(serve(bot, settings, wanted))
+                asyncio.run(serve(bot, settings, names))
             finally:
                 bot.store.close()
     except AlreadyRunning as exc:
@@ -101,11 +93,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _configure_logging(*, quiet: bool, debug: bool) -> None:
+def _configure_logging(libraries: list[str], *, quiet: bool, debug: bool) -> None:
     level = logging.WARNING if quiet else logging.DEBUG if debug else logging.INFO
     logging.getLogger("schoolbot").setLevel(level)
-    # python-telegram-bot's debug logs show the Bot API URL (with the token) too.
-    logging.getLogger("telegram").setLevel(logging.INFO if not quiet else logging.WARNING)
+    for name in libraries:  # the platform libraries' loggers whose debug lines show a token (Platform.loggers)
+        logging.getLogger(name).setLevel(logging.INFO if not quiet else logging.WARNING)
 
 
 def cmd_discord_sync(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ import sys
 import time
 from datetime import datetime
 
-from adapters.cli.common import configured_platforms, open_from
+from adapters.cli.common import open_from
 from adapters.errors import PlatformStopped, UsageError
 from knowledge.reading import read_text
 
@@ -108,10 +108,12 @@ def follow(outbox, broadcast_id: int, *, interval: float = 0.5, out=None, grace:
     what is left (none was running, or the last one stopped); `grace` seconds are
     left for a worker that is just starting.
     """
+    from adapters.platforms import later_notes
     from bot.admin import progress_bar
     from bot.broadcast.lease import live_platforms
 
     out = out or sys.stdout
+    delivered_later = set(later_notes())
     tty = out.isatty()
     last_line, last_print = None, 0.0
     started = time.monotonic()
@@ -136,7 +138,7 @@ def follow(outbox, broadcast_id: int, *, interval: float = 0.5, out=None, grace:
             out.flush()
             return 0
         left = set(outbox.pending_platforms(broadcast_id))
-        if left and not left & live_platforms(outbox.store) and (now - started >= grace or left == {CONSOLE}):
+        if left and not left & live_platforms(outbox.store) and (now - started >= grace or left <= delivered_later):
             if tty:
                 out.write("\n")
             out.write(nobody_delivering(left, broadcast_id))
@@ -145,20 +147,18 @@ def follow(outbox, broadcast_id: int, *, interval: float = 0.5, out=None, grace:
         time.sleep(interval)
 
 
-CONSOLE = "console"
-CONSOLE_LATER = "Console subscribers see it in `schoolbot chat`: after their next message there, or when it next opens."
-
-
 def nobody_delivering(platforms: set[str], broadcast_id: int) -> str:
     """What to do when rows for `platforms` wait and no worker is running for them."""
+    from adapters.platforms import later_notes
+
+    notes = later_notes()
     lines = []
-    others = sorted(platforms - {CONSOLE})
+    others = sorted(platforms - set(notes))
     if others:
         lines.append(f"No delivery worker is running for {', '.join(others)}. Start one with `schoolbot deliver` "
                      "(or `schoolbot serve`), deliver what is waiting and exit with `schoolbot deliver --once`, "
                      "or add --deliver to `schoolbot broadcast` to deliver from there.")
-    if CONSOLE in platforms:
-        lines.append(CONSOLE_LATER)
+    lines.extend(note for name, note in notes.items() if name in platforms)
     lines.append(f"The broadcast stays in the outbox; `schoolbot deliveries {broadcast_id}` shows its state.")
     return "\n".join(lines) + "\n"
 
@@ -167,10 +167,12 @@ def deliver_now(settings, store, outbox, broadcast_id: int) -> int:
     """`broadcast --deliver`: deliver the outbox in this process, with each configured platform, then exit."""
     import asyncio
 
+    from adapters.platforms import configured, later_notes, token_variables
+
     left = set(outbox.pending_platforms(broadcast_id))
-    platforms = [p for p in configured_platforms(settings) if p in left]
+    platforms = [p for p in configured(settings) if p.name in left]
     if platforms:
-        print(f"Delivering from here ({', '.join(platforms)}) ...")
+        print(f"Delivering from here ({', '.join(p.name for p in platforms)}) ...")
         try:
             results = asyncio.run(_deliver(settings, store, platforms, once=True))
         except PlatformStopped as exc:  # one line, e.g. a rejected token (never the token itself)
@@ -181,12 +183,14 @@ def deliver_now(settings, store, outbox, broadcast_id: int) -> int:
     print(f"#{broadcast_id}: {progress.delivered:,} delivered, {progress.failed:,} failed, "
           f"{progress.blocked:,} blocked of {progress.total:,}.")
     left = set(outbox.pending_platforms(broadcast_id))
-    unconfigured = sorted(left - set(platforms) - {CONSOLE})
+    notes = later_notes()
+    unconfigured = sorted(left - {p.name for p in platforms} - set(notes))
     if unconfigured:
         print(f"Not delivered to {', '.join(unconfigured)}: no token is configured here "
-              "(set SCHOOLBOT_TELEGRAM_TOKEN / SCHOOLBOT_DISCORD_TOKEN, then `schoolbot deliver --once`).")
-    if CONSOLE in left:
-        print(CONSOLE_LATER)
+              f"(set {' / '.join(token_variables())}, then `schoolbot deliver --once`).")
+    for name, note in notes.items():
+        if name in left:
+            print(note)
     return 0 if not unconfigured else 1
 
 
@@ -255,42 +259,39 @@ def _print_replies(store) -> None:
 
 
 # ------------------------------------------------------------------- deliver
-async def _deliver(settings, store, platforms: list[str], once: bool) -> dict:
+async def _deliver(settings, store, platforms: list, once: bool) -> dict:
+    """Deliver the outbox of each of `platforms` (registry entries) through a Sender it opens."""
     from contextlib import AsyncExitStack
 
     from bot.broadcast.worker import run_workers
 
     async with AsyncExitStack() as stack:
-        senders = []
-        for platform in platforms:
-            if platform == "telegram":
-                from adapters.telegram import open_sender
-            else:
-                from adapters.discord_bot.runner import open_sender
-            senders.append(await stack.enter_async_context(open_sender(settings)))
+        senders = [await stack.enter_async_context(platform.open_sender(settings)) for platform in platforms]
         return await run_workers(store, senders, settings, once=once)
 
 
 def cmd_deliver(args: argparse.Namespace) -> int:
     import asyncio
 
+    from adapters.platforms import configured, later_notes, token_keys
     from bot.broadcast import Outbox
 
     settings, store = open_from(args, create=True)  # a service, like serve: its first start makes the database
-    senders_for = [p for p in configured_platforms(settings) if not args.platform or p in args.platform]
-    if not senders_for:
-        raise UsageError("no platform to deliver to: set [telegram] token or [discord] token in the settings")
+    platforms = [p for p in configured(settings) if not args.platform or p.name in args.platform]
+    if not platforms:
+        raise UsageError(f"no platform to deliver to: set {' or '.join(token_keys())} in the settings")
     outbox = Outbox(store)
-    waiting = [p for p in outbox.pending_platforms() if p not in senders_for]
+    waiting = [name for name in outbox.pending_platforms() if name not in {p.name for p in platforms}]
     try:
-        results = asyncio.run(_deliver(settings, store, senders_for, args.once))
+        results = asyncio.run(_deliver(settings, store, platforms, args.once))
     except PlatformStopped as exc:  # one line, e.g. a rejected token (never the token itself)
         print(f"schoolbot: {exc}", file=sys.stderr)
         return 1
     _print_results(results)
-    if CONSOLE in waiting:
-        waiting.remove(CONSOLE)
-        print(CONSOLE_LATER)
+    for name, note in later_notes().items():
+        if name in waiting:
+            waiting.remove(name)
+            print(note)
     if waiting:
         print("still waiting, no sender configured: " + ", ".join(waiting))
     return 0
@@ -322,6 +323,9 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     p = sub.add_parser("deliver", parents=[common], help="deliver the outbox with the configured platforms")
     p.add_argument("--once", action="store_true", help="exit when the outbox is empty (default: keep running)")
-    p.add_argument("--platform", action="append", choices=["telegram", "discord"], help="only this platform (repeatable)")
+    from adapters.platforms import deliverable
+
+    p.add_argument("--platform", action="append", choices=[platform.name for platform in deliverable()],
+                   help="only this platform (repeatable)")
     p.set_defaults(func=cmd_deliver)
 

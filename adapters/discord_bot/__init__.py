@@ -12,7 +12,8 @@ Modules, one job each:
 * :mod:`.runner` - logging in with start-up retries, the gateway, one-line errors
   (``run_discord``, ``open_sender``, ``DiscordStopped``).
 * :mod:`.sync` - ``schoolbot discord sync`` (its arguments are in adapters/cli/platforms.py).
+* :mod:`.platform` - ``DISCORD``, its entry in the platform registry (adapters/platforms.py).
 
-Importing the package alone imports nothing; each module imports discord.py.
+Importing the package alone imports nothing; each module but ``platform`` imports discord.py.
 The package is not called ``discord`` so that it can never shadow the library.
 """

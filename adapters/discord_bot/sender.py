@@ -76,12 +76,12 @@ class DiscordSender:
     """
 
     platform = PLATFORM
+    # discord.py paces its own requests and waits out 429s; the DM pace is kept here.
+    limits = SendLimits(per_second=0.0, per_chat_interval=0.0, max_chars=MAX_MESSAGE_CHARS)
 
     def __init__(self, client: discord.Client, dm_pace_seconds: float = 1.0):
         self.client = client
         self.dm_pace_seconds = max(0.0, float(dm_pace_seconds))
-        # discord.py paces its own requests and waits out 429s; the DM pace is kept here.
-        self.limits = SendLimits(per_second=0.0, per_chat_interval=0.0, max_chars=MAX_MESSAGE_CHARS)
         self._dm_lock = asyncio.Lock()
         self._next_dm_at = 0.0
         self._progress: dict[tuple[str, int], int] = {}  # (chat id, hash of text) -> pieces already sent

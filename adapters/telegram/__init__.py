@@ -14,11 +14,20 @@ It only converts and delivers; it decides nothing about what to answer.
     webhook.py   the webhook listener, journal before HTTP 200
                  (waits and back-off: bot/retry.py, shared with the broadcast worker)
     run.py       run_telegram: all of the above together
+    platform.py  TELEGRAM, its entry in the platform registry (adapters/platforms.py)
 """
 
-from adapters.telegram.run import run_telegram
-from adapters.telegram.sender import MAX_CHARS, PLATFORM, TelegramSender, telegram_limits
-from adapters.telegram.startup import TelegramStopped, connect, open_sender, telegram_client
+from importlib import import_module
 
-__all__ = ["MAX_CHARS", "PLATFORM", "TelegramSender", "TelegramStopped", "connect", "open_sender",
-           "run_telegram", "telegram_client", "telegram_limits"]
+# What the package exports, and the module each comes from: imported when first asked for, so that
+# reading the platform registry (adapters/telegram/platform.py) imports no part of the library.
+_EXPORTS = {"run_telegram": "run", "MAX_CHARS": "sender", "PLATFORM": "sender", "telegram_limits": "sender",
+            "TelegramSender": "sender", "TelegramStopped": "startup", "connect": "startup",
+            "open_sender": "startup", "telegram_client": "startup", "TELEGRAM": "platform"}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'adapters.telegram' has no attribute {name!r}")
+    return getattr(import_module(f"adapters.telegram.{_EXPORTS[name]}"), name)
