@@ -9,7 +9,6 @@ words work from chat (`kb export PACK` writes them back to the pack's file).
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import date
 
 from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import (
@@ -24,11 +23,12 @@ from bot.admin.parsing import (
     word,
 )
 from bot.admin.permissions import staff_command
+from bot.admin.plans import EventPlan, previews
 from bot.admin.statuses import board_and_choice, new_id, source_words
 from bot.admin.vocabulary import current_phase, event_kind, phase_choices, phase_name, with_dashes
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
-from bot.replies import Voice, say
+from bot.replies import Voice, say, source_name
 from bot.roles import Rights
 from bot.text import normalize
 from bot.timeliness import phase_heading
@@ -160,21 +160,26 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not text:
         raise UsageProblem.of("admin_addevent_text")
     admin.check_length(text, "admin_what_text")
-    action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
-    return admin.propose(msg, action, admin.say(
-        msg, "admin_addevent_preview", kind=event_kind(kind, admin.language(msg)), source=source_words(admin, msg, rights, board_id),
-        day=short_day(day[0], admin.language(msg)), text=text))
+    plan = EventPlan(admin.author(msg), board_id, admin.at(msg), kind, day[0], text,
+                     admin.source_label(rights, board_id))
+    return admin.propose(msg, plan, preview_event(plan, admin.language(msg)))
+
+
+@previews("event")
+def preview_event(plan: EventPlan, language: str, knowledge=None) -> str:
+    return say("admin_addevent_preview", language, kind=event_kind(plan.event, language),
+               source=source_name(plan.source, language), day=short_day(plan.day, language), text=plan.text)
 
 
 @applies("event")
-def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
-    admin.check_rights(rights, action["board"])
+def apply_event(admin: Admin, msg: Incoming, rights: Rights, plan: EventPlan, pending_id: int) -> str:
+    admin.check_rights(rights, plan.board)
     entry = TimelineEvent(
-        new_id("event", action["board"], admin.at(msg)), action["event"], date.fromisoformat(action["day"]),
-        action["text"], admin.source_label(rights, action["board"]), admin.at(msg), False, admin.author(msg),
+        new_id("event", plan.board, admin.at(msg)), plan.event, plan.day, plan.text,
+        admin.source_label(rights, plan.board), admin.at(msg), False, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"],
+    change = _added(admin, msg, "event", entry, admin.store.put_event, plan.board,
                     lambda language: say("change_entry", language, what=entry.day, text=entry.text))
     return admin.say(msg, "admin_addevent_done", day=short_day(entry.day, admin.language(msg)), change=change)
 

@@ -10,8 +10,8 @@ tag); /confirm rebuilds the typed plan with :func:`load`. A pending action writt
 existed (a plain dict) is still read: `load` turns the kinds that are plans into their plan and
 leaves the other kinds as the dict their apply function reads.
 
-Kinds that are plans: ``broadcast`` (:mod:`bot.admin.broadcasting`) and ``status``
-(:mod:`bot.admin.statuses`). A kind registers its preview with :func:`previews`.
+Kinds that are plans: ``broadcast`` (:mod:`bot.admin.broadcasting`), ``status``
+(:mod:`bot.admin.statuses`) and ``event`` (:mod:`bot.admin.knowledge_changes`). A kind registers its preview with :func:`previews`.
 """
 
 from __future__ import annotations
@@ -99,7 +99,22 @@ class StatusPlan(Plan):
                 "until": self.until.isoformat() if self.until else None, "note": self.note}
 
 
-PLANS: dict[str, type[Plan]] = {cls.kind: cls for cls in (BroadcastPlan, StatusPlan)}
+@dataclass(frozen=True, slots=True)
+class EventPlan(Plan):
+    """A dated event on the timeline (talks, a deal, a strike notice...): nothing is in force before it."""
+
+    kind: ClassVar[str] = "event"
+    event: str  # the kind of event: "talks", "deal", ...
+    day: date
+    text: str
+    source: str  # the label it is cited with
+
+    @property
+    def after(self) -> dict:
+        return {"board": self.board, "kind": self.event, "day": self.day.isoformat(), "text": self.text}
+
+
+PLANS: dict[str, type[Plan]] = {cls.kind: cls for cls in (BroadcastPlan, StatusPlan, EventPlan)}
 
 
 def previews(kind: str):
@@ -136,6 +151,7 @@ def _out(value: Any) -> Any:
 _READ: dict[str, Callable[[Any], Any]] = {
     "at": datetime.fromisoformat,
     "start": date.fromisoformat,
+    "day": date.fromisoformat,
     "until": lambda v: date.fromisoformat(v) if v else None,
     "written_in": tuple,
     "recipients": lambda v: Audience(tuple(map(tuple, v["platforms"])), tuple(map(tuple, v["languages"]))),
@@ -158,6 +174,9 @@ def load(stored: dict, *, actor: str, at: datetime) -> Plan | dict:
         return StatusPlan(actor, stored["board"], at, stored["status"], date.fromisoformat(stored["start"]),
                           date.fromisoformat(stored["until"]) if stored["until"] else None, stored["note"], "", "",
                           None)
+    if stored.get("kind") == "event":
+        return EventPlan(actor, stored["board"], at, stored["event"], date.fromisoformat(stored["day"]),
+                         stored["text"], "")
     return stored
 
 

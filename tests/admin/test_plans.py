@@ -96,3 +96,22 @@ def test_chat_and_command_line_preview_the_same_broadcast_with_the_same_text(bot
     assert printed == preview + "\n"
     assert "French-speaking subscribers (1) get it in English, under a French header" in preview
     assert store.conn.execute("SELECT COUNT(*) FROM broadcasts").fetchone()[0] == 0
+
+
+def test_an_event_plan_round_trips_and_an_old_event_preview_is_still_confirmed(bot, store, said):
+    preview = said("/addevent tdsb talks friday: Talks resume", user=TDSB_STAFF)
+    stored = _pending(store, TDSB_STAFF)
+    assert stored["version"] == PLAN_VERSION and stored["kind"] == "event"
+    assert (stored["board"], stored["event"], stored["day"], stored["text"]) == ("tdsb", "bargaining", "2019-10-04",
+                                                                                 "Talks resume")
+    assert "Talks resume" in preview and said("/confirm", user=TDSB_STAFF).startswith("Done")
+    audit = store.audit_rows(1)[0]
+    assert (audit["action"], audit["before"], json.loads(audit["after"])["text"]) == ("addevent", None, "Talks resume")
+    assert said("/undo", user=TDSB_STAFF).startswith("Preview: undo change #")
+    assert said("/confirm", user=TDSB_STAFF).startswith("Undone: change #")
+    assert store.audit_rows(1)[0]["action"] == "undo event"
+
+    store.admin.propose("test", TDSB_STAFF, TDSB_STAFF, {"kind": "event", "board": "tdsb", "event": "deal",
+                                                         "day": "2019-10-06", "text": "A deal"}, THURSDAY)
+    assert said("/confirm", user=TDSB_STAFF).startswith("Done")
+    assert any(e.text == "A deal" and e.kind == "deal" for e in store.knowledge().timeline)
