@@ -23,8 +23,8 @@ from bot.admin.parsing import (
     word,
 )
 from bot.admin.permissions import staff_command
-from bot.admin.plans import EventPlan, previews
-from bot.admin.statuses import board_and_choice, new_id, source_words
+from bot.admin.plans import EventPlan, ServicePlan, previews
+from bot.admin.statuses import board_and_choice, new_id
 from bot.admin.vocabulary import current_phase, event_kind, phase_choices, phase_name, with_dashes
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
@@ -57,12 +57,16 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
         raise UsageProblem.of("admin_addservice_colon")
     workers, service = workers.strip(), service.strip()
     admin.check_length(workers + service, "admin_what_that")
-    action = {"kind": "service", "board": board_id, "phase": phase, "workers": workers, "service": service}
-    phase_words = phase_heading(knowledge, WithdrawnService("", "", "", phase, "", admin.at(msg), pack=pack),
-                                admin.language(msg)).lower()
-    return admin.propose(msg, action, admin.say(msg, "admin_addservice_preview", phase=phase_words,
-                                                source=source_words(admin, msg, rights, board_id), workers=workers,
-                                                service=service))
+    plan = ServicePlan(admin.author(msg), board_id, admin.at(msg), phase, workers, service,
+                       admin.source_label(rights, board_id), pack)
+    return admin.propose(msg, plan, preview_service(plan, admin.language(msg), knowledge))
+
+
+@previews("service")
+def preview_service(plan: ServicePlan, language: str, knowledge) -> str:
+    heading = phase_heading(knowledge, WithdrawnService("", "", "", plan.phase, "", plan.at, pack=plan.pack), language)
+    return say("admin_addservice_preview", language, phase=heading.lower(), source=source_name(plan.source, language),
+               workers=plan.workers, service=plan.service)
 
 
 def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary) -> int:
@@ -74,14 +78,14 @@ def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summa
 
 
 @applies("service")
-def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
-    admin.check_rights(rights, action["board"])
+def apply_service(admin: Admin, msg: Incoming, rights: Rights, plan: ServicePlan, pending_id: int) -> str:
+    admin.check_rights(rights, plan.board)
     entry = WithdrawnService(
-        new_id("service", action["board"], admin.at(msg)), action["workers"], action["service"], action["phase"],
-        admin.source_label(rights, action["board"]), admin.at(msg), None, admin.author(msg),
+        new_id("service", plan.board, admin.at(msg)), plan.workers, plan.service, plan.phase,
+        admin.source_label(rights, plan.board), admin.at(msg), None, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    change = _added(admin, msg, "service", entry, admin.store.put_service, action["board"],
+    change = _added(admin, msg, "service", entry, admin.store.put_service, plan.board,
                     lambda language: say("change_entry", language, what=entry.workers, text=entry.service))
     return admin.say(msg, "admin_addservice_done", workers=entry.workers, service=entry.service, id=entry.id,
                      change=change)

@@ -11,7 +11,7 @@ existed (a plain dict) is still read: `load` turns the kinds that are plans into
 leaves the other kinds as the dict their apply function reads.
 
 Kinds that are plans: ``broadcast`` (:mod:`bot.admin.broadcasting`), ``status``
-(:mod:`bot.admin.statuses`) and ``event`` (:mod:`bot.admin.knowledge_changes`). A kind registers its preview with :func:`previews`.
+(:mod:`bot.admin.statuses`), ``event`` and ``service`` (:mod:`bot.admin.knowledge_changes`). A kind registers its preview with :func:`previews`.
 """
 
 from __future__ import annotations
@@ -114,7 +114,23 @@ class EventPlan(Plan):
         return {"board": self.board, "kind": self.event, "day": self.day.isoformat(), "text": self.text}
 
 
-PLANS: dict[str, type[Plan]] = {cls.kind: cls for cls in (BroadcastPlan, StatusPlan, EventPlan)}
+@dataclass(frozen=True, slots=True)
+class ServicePlan(Plan):
+    """A service withdrawn in a phase of the dispute ("Custodians: no extra cleaning")."""
+
+    kind: ClassVar[str] = "service"
+    phase: str
+    workers: str
+    service: str
+    source: str  # the label it is cited with
+    pack: str  # the pack staff changes go to
+
+    @property
+    def after(self) -> dict:
+        return {"board": self.board, "phase": self.phase, "workers": self.workers, "service": self.service}
+
+
+PLANS: dict[str, type[Plan]] = {cls.kind: cls for cls in (BroadcastPlan, StatusPlan, EventPlan, ServicePlan)}
 
 
 def previews(kind: str):
@@ -177,6 +193,8 @@ def load(stored: dict, *, actor: str, at: datetime) -> Plan | dict:
     if stored.get("kind") == "event":
         return EventPlan(actor, stored["board"], at, stored["event"], date.fromisoformat(stored["day"]),
                          stored["text"], "")
+    if stored.get("kind") == "service":
+        return ServicePlan(actor, stored["board"], at, stored["phase"], stored["workers"], stored["service"], "", "")
     return stored
 
 

@@ -33,7 +33,7 @@ from bot.broadcast import board_title
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
-from bot.replies import Voice, say, source_name
+from bot.replies import Voice, say
 from bot.roles import Rights
 from bot.text import normalize
 from knowledge.model import ALL_BOARDS, Status
@@ -57,11 +57,6 @@ def board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str,
         known = InLanguages({language: ", ".join(words) for language, words in shown.items()})
         raise UsageProblem.of("admin_unknown_choice", given=repr(choice), what=Words.maybe(what), known=known)
     return board_id, table[choice]
-
-
-def source_words(admin: Admin, msg: Incoming, rights: Rights, board_id: str) -> str:
-    """The label a change will be cited with, in the language of the staff member previewing it."""
-    return source_name(admin.source_label(rights, board_id), admin.language(msg))
 
 
 # ------------------------------------------------------------------ setstatus

@@ -115,3 +115,16 @@ def test_an_event_plan_round_trips_and_an_old_event_preview_is_still_confirmed(b
                                                          "day": "2019-10-06", "text": "A deal"}, THURSDAY)
     assert said("/confirm", user=TDSB_STAFF).startswith("Done")
     assert any(e.text == "A deal" and e.kind == "deal" for e in store.knowledge().timeline)
+
+
+def test_a_service_plan_round_trips(bot, store, said):
+    assert "Custodians" in said("/addservice tdsb Custodians: no extra cleaning", user=TDSB_STAFF)
+    stored = _pending(store, TDSB_STAFF)
+    assert stored["version"] == PLAN_VERSION and stored["kind"] == "service"
+    assert (stored["workers"], stored["service"], stored["source"]) == ("Custodians", "no extra cleaning",
+                                                                        "TDSB staff update")
+    assert said("/confirm", user=TDSB_STAFF).startswith("Done")
+    assert store.audit_rows(1)[0]["action"] == "addservice"
+    assert said("/undo", user=TDSB_STAFF).startswith("Preview: undo change #")
+    assert said("/confirm", user=TDSB_STAFF).startswith("Undone: change #")
+    assert store.audit_rows(1)[0]["action"] == "undo service"
