@@ -20,7 +20,6 @@ from adapters.errors import PlatformStopped, UsageError
 from knowledge.reading import read_text
 
 CLI_PLATFORM = "cli"
-_NAMES = {"en": "English", "fr": "French"}
 
 
 def _author() -> str:
@@ -32,8 +31,9 @@ def _author() -> str:
 
 # ----------------------------------------------------------------- broadcast
 def cmd_broadcast(args: argparse.Namespace) -> int:
+    from bot.admin.broadcasting import plan_broadcast, preview_broadcast, queue
+    from bot.broadcast import BroadcastError, Outbox, board_title
     from bot.core import time_zone
-    from bot.broadcast import BroadcastError, Outbox, board_title, compose
     from knowledge.model import ALL_BOARDS
 
     settings, store = open_from(args)
@@ -59,26 +59,15 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     outbox = Outbox(store)
     now = datetime.now(time_zone(settings, store.knowledge()))
     try:
-        made = compose(knowledge, board_id, now, body, settings.limits.broadcast_max_chars)
+        plan = plan_broadcast(knowledge, outbox, f"{CLI_PLATFORM}:{_author()}", query, board_id, body,
+                              now, settings.limits.broadcast_max_chars)
     except BroadcastError as exc:
         raise UsageError(str(exc)) from None
-    counts, languages = outbox.audience(board_id)
-    total = sum(counts.values())
+    total = plan.recipients.total
     if total == 0:
         print(f"Nobody is subscribed to updates for {name}; nothing to send.")
         return 1
-    by_platform = ", ".join(f"{p} {n:,}" for p, n in sorted(counts.items()))
-    print(f"Broadcast to {total:,} recipients ({by_platform}). They will see exactly this:")
-    shown = [lang for lang in ("en", "fr") if languages.get(lang) or lang in made.parts]
-    for lang in shown:
-        print(f"----- in {_NAMES[lang]} ({languages.get(lang, 0):,}) -----" if len(shown) == 2 else "-----")
-        print(made.texts[lang])
-    print("-----")
-    other = "fr" if made.written_in == ("en",) else "en" if made.written_in == ("fr",) else None
-    if other and languages.get(other):
-        print(f"Note: the text is in {_NAMES[made.written_in[0]]} only, so {_NAMES[other]}-speaking subscribers "
-              f"({languages[other]:,}) get it under a header in {_NAMES[other]}. To write to them in "
-              f"{_NAMES[other]}, add {other}: and the {_NAMES[other]} text.")
+    print(preview_broadcast(plan, "en"))  # the very preview staff see in chat
     if not args.yes:
         if not sys.stdin.isatty() or args.text_file == "-":
             raise UsageError("not sent: add --yes to send without asking (stdin is not a terminal)")
@@ -86,11 +75,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
         if answer not in ("y", "yes"):
             print("Not sent.")
             return 1
-    author = f"{CLI_PLATFORM}:{_author()}"
-    broadcast_id = outbox.create(
-        board_id, body, made.texts["en"], author, at=now, text_fr=made.texts["fr"],
-        audit={"platform": CLI_PLATFORM, "user_id": _author(), "action": "broadcast"},
-    )
+    broadcast_id = queue(outbox, plan)
     print(f"Broadcast #{broadcast_id} is in the outbox for {total:,} recipients.")
     if args.deliver:
         return deliver_now(settings, store, outbox, broadcast_id)

@@ -9,13 +9,16 @@ Module map:
 * :mod:`bot.admin.vocabulary` - the status, event and phase words staff write and read, per language;
 * :mod:`bot.admin.permissions` - the staff commands' declarations (usage, rights needed), which
   ``register`` adds to the one command registry, and the one check applied before any of them runs;
+* :mod:`bot.admin.plans` - staff actions as typed plans (who, board, when, before/after, recipients): one
+  preview for chat, the command line and a web page, and the stored form /confirm reads back;
 * :mod:`bot.admin.changes` - preview, /confirm (one transaction per change, with its audit
   row and undo record), /cancel, /undo;
-* :mod:`bot.admin.knowledge_changes` - /setstatus, /addservice, /endservice, /addevent;
+* :mod:`bot.admin.statuses` - /setstatus (a plan);
+* :mod:`bot.admin.knowledge_changes` - /addservice, /endservice, /addevent, /endphase, and undoing entries;
 * :mod:`bot.admin.dispute_end` - /enddispute (a whole dispute has ended; /undo reopens it);
 * :mod:`bot.admin.teaching` - /teach (answer cards from chat) and the `kb export` pack;
 * :mod:`bot.admin.role_changes` - /grant, /revoke, /whoami, and the same from the command line;
-* :mod:`bot.admin.broadcasting` - /broadcast, /deliveries;
+* :mod:`bot.admin.broadcasting` - /broadcast (a plan, also `schoolbot broadcast`'s), /deliveries;
 * :mod:`bot.admin.audit` - /audit and the audit table of `schoolbot audit`;
 * :mod:`bot.admin.stats` - /stats and /unanswered.
 """

@@ -8,11 +8,15 @@ and subscribers of the other will get it.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.admin.changes import Admin, applies
 from bot.admin.parsing import Denied, UsageProblem, rest, tokens, word
 from bot.admin.permissions import staff_command
-from bot.broadcast import UNDELIVERABLE, Progress, compose
+from bot.admin.plans import Audience, BroadcastPlan, previews
+from bot.broadcast import UNDELIVERABLE, Outbox, Progress, compose
 from bot.messages import Incoming
+from bot.replies import say
 from bot.roles import Rights
 
 _OTHER = {"en": "fr", "fr": "en"}
@@ -23,6 +27,53 @@ def progress_bar(done: int, total: int, width: int = 30) -> str:
     return "[" + "#" * filled + "-" * (width - filled) + "]"
 
 
+def plan_broadcast(knowledge, outbox, actor: str, named: str, board_id: str, body: str, at, max_chars: int
+                   ) -> BroadcastPlan:
+    """The plan of a broadcast of `body` to `board_id` (`named`: as the author wrote the board), with who it
+    reaches now. Raises BroadcastError when the text cannot be sent (empty, too long)."""
+    made = compose(knowledge, board_id, at, body, max_chars)
+    platforms, languages = outbox.audience(board_id)
+    return BroadcastPlan(actor, board_id, at, body, made.texts["en"], made.texts["fr"], made.written_in,
+                         Audience.of(platforms, languages), named)
+
+
+@previews("broadcast")
+def preview_broadcast(plan: BroadcastPlan, language: str, knowledge=None) -> str:
+    """Exactly what recipients will see, per language, with how many get it (chat and `schoolbot broadcast`)."""
+    audience = plan.recipients
+    total, platforms = f"{audience.total:,}", audience.by_platform()
+    texts = {"en": plan.text, "fr": plan.text_fr}
+    shown = [lang for lang in ("en", "fr") if audience.speaking(lang) or lang in plan.written_in]
+    if len(shown) == 2:
+        text = say("admin_broadcast_preview_two", language, total=total, platforms=platforms,
+                   english=f"{audience.speaking('en'):,}", french=f"{audience.speaking('fr'):,}",
+                   text=texts["en"], text_fr=texts["fr"])
+    else:
+        key = "admin_broadcast_preview" if audience.total != 1 else "admin_broadcast_preview_one"
+        text = say(key, language, total=total, platforms=platforms, text=texts[shown[0]])
+    if len(plan.written_in) == 1:
+        written = plan.written_in[0]
+        others = audience.speaking(_OTHER[written])
+        if others:  # they get the one text under a header in their language
+            text += "\n" + say(f"admin_broadcast_{'english' if written == 'en' else 'french'}_only", language,
+                               count=f"{others:,}", board=plan.named)
+    return text
+
+
+def queue(outbox: Outbox, plan: BroadcastPlan, *, name: str = "", notify: tuple[str, str] | None = None,
+          key: str | None = None, language: str = "en") -> int:
+    """Apply a broadcast plan: the broadcast, one delivery row per recipient and the audit row, in one
+    transaction (joining the caller's). Returns the broadcast's id."""
+    with outbox.transaction():
+        broadcast_id = outbox.create(plan.board, plan.body, plan.text, plan.actor, notify=notify, key=key, at=plan.at,
+                                     text_fr=plan.text_fr, language=language)
+        after = {"broadcast": broadcast_id, "board": plan.board, "recipients": outbox.progress(broadcast_id).total,
+                 "text": plan.body}
+        outbox.store.admin.audit(plan.platform, plan.user_id, "broadcast", plan.board, None, after, at=plan.at,
+                                 name=name)
+    return broadcast_id
+
+
 @staff_command("broadcast", "/broadcast BOARD|all TEXT [fr: FRENCH TEXT] - send TEXT to every subscriber of BOARD, "
                             "each in their language (after /confirm)")
 def broadcast(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
@@ -30,43 +81,20 @@ def broadcast(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
     if len(found) < 2:
         raise UsageProblem(admin.say(msg, "admin_broadcast_what"))
     board_id = admin.board(found[0].group(0), rights)
-    body = rest(argument, found, 1)
-    made = compose(admin.knowledge(), board_id, admin.at(msg), body, admin.settings.limits.broadcast_max_chars)
-    counts, languages = admin.outbox.audience(board_id)
-    total = sum(counts.values())
-    if total == 0:
+    plan = plan_broadcast(admin.knowledge(), admin.outbox, admin.author(msg), word(found[0].group(0)), board_id,
+                          rest(argument, found, 1), admin.at(msg), admin.settings.limits.broadcast_max_chars)
+    if plan.recipients.total == 0:
         return admin.say(msg, "admin_no_subscribers", board=admin.board_name(board_id, admin.language(msg)))
-    by_platform = ", ".join(f"{p} {n:,}" for p, n in sorted(counts.items()))
-    action = {"kind": "broadcast", "board": board_id, "body": body, "text": made.texts["en"],
-              "text_fr": made.texts["fr"]}
-    shown = [lang for lang in ("en", "fr") if languages.get(lang) or lang in made.parts]
-    if len(shown) == 2:
-        preview = admin.say(msg, "admin_broadcast_preview_two", total=f"{total:,}", platforms=by_platform,
-                            english=f"{languages.get('en', 0):,}", french=f"{languages.get('fr', 0):,}",
-                            text=made.texts["en"], text_fr=made.texts["fr"])
-    else:
-        key = "admin_broadcast_preview" if total != 1 else "admin_broadcast_preview_one"
-        preview = admin.say(msg, key, total=f"{total:,}", platforms=by_platform, text=made.texts[shown[0]])
-    if len(made.parts) == 1:
-        written = made.written_in[0]
-        others = languages.get(_OTHER[written], 0)
-        if others:  # they get the one text under a header in their language
-            preview += "\n" + admin.say(msg, f"admin_broadcast_{'english' if written == 'en' else 'french'}_only",
-                                        count=f"{others:,}", board=word(found[0].group(0)))
-    return admin.propose(msg, action, preview)
+    return admin.propose(msg, plan, preview_broadcast(plan, admin.language(msg)))
 
 
 @applies("broadcast")
-def apply_broadcast(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
-    board_id = action["board"]
-    if not rights.may_manage(board_id):
-        raise Denied(admin.say(msg, "admin_broadcast_no_longer", board=board_id))
-    broadcast_id = admin.outbox.create(
-        board_id, action["body"], action["text"], admin.author(msg),
-        notify=(msg.platform, msg.chat_id), key=f"pending:{pending_id}", at=admin.at(msg),
-        audit={"platform": msg.platform, "user_id": msg.user_id, "action": "broadcast"},
-        text_fr=action.get("text_fr"), language=admin.language(msg),
-    )
+def apply_broadcast(admin: Admin, msg: Incoming, rights: Rights, plan: BroadcastPlan, pending_id: int) -> str:
+    if not rights.may_manage(plan.board):
+        raise Denied(admin.say(msg, "admin_broadcast_no_longer", board=plan.board))
+    plan = replace(plan, at=admin.at(msg))  # queued and audited when confirmed; its texts are as previewed
+    broadcast_id = queue(admin.outbox, plan, name=msg.user_name, notify=(msg.platform, msg.chat_id),
+                         key=f"pending:{pending_id}", language=admin.language(msg))
     progress = admin.outbox.progress(broadcast_id)
     if progress.total == 0:  # everyone unsubscribed between the preview and now
         return admin.say(msg, "admin_broadcast_nobody_left", id=broadcast_id)

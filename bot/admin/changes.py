@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from bot.admin.parsing import ALL_WORDS, Denied, UsageProblem, Words, when
 from bot.admin.permissions import staff_command
+from bot.admin.plans import Plan, dump, load
 from bot.broadcast import Outbox, board_title
 from bot.messages import Incoming
 from bot.replies import say, wording
@@ -28,7 +29,7 @@ from knowledge.snapshot import Knowledge
 
 PENDING_TTL = timedelta(minutes=30)
 
-APPLY: dict[str, Callable[..., str]] = {}  # kind -> apply(admin, msg, rights, action) -> reply
+APPLY: dict[str, Callable[..., str]] = {}  # kind -> apply(admin, msg, rights, plan or action, pending id) -> reply
 UNDO: dict[str, Callable[..., str]] = {}  # kind -> undo(admin, msg, rights, change) -> what was undone
 
 
@@ -117,8 +118,10 @@ class Admin:
     def say(self, msg: Incoming, key: str, /, **fields: object) -> str:
         return say(key, self.language(msg), **fields)
 
-    def propose(self, msg: Incoming, action: dict, preview: str) -> str:
-        replaced = self.records.propose(msg.platform, msg.user_id, msg.chat_id, action, msg.time)
+    def propose(self, msg: Incoming, action: Plan | dict, preview: str) -> str:
+        """Keep a previewed action for /confirm (a plan in its stored form) and ask to confirm it."""
+        stored = dump(action) if isinstance(action, Plan) else action
+        replaced = self.records.propose(msg.platform, msg.user_id, msg.chat_id, stored, msg.time)
         note = "\n" + self.say(msg, "admin_replaces_preview") if replaced else ""
         return f"{preview}\n\n{self.say(msg, 'admin_confirm_or_cancel')}{note}"
 
@@ -169,13 +172,14 @@ def confirm(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if msg.time - pending["created"] > PENDING_TTL:
         admin.records.close_pending(pending["id"], "cancelled", "expired", msg.time)
         return admin.say(msg, "admin_preview_expired")
-    action = pending["action"]
+    action = load(pending["action"], actor=admin.author(msg), at=admin.at(msg))
+    kind = action.kind if isinstance(action, Plan) else action["kind"]
     try:
         with admin.store.transaction():
             # Claimed, applied, recorded and audited together: all or nothing.
             if not admin.records.close_pending(pending["id"], "done", None, msg.time):
                 return admin.say(msg, "admin_already_confirmed")
-            outcome = APPLY[action["kind"]](admin, msg, rights, action, pending["id"])
+            outcome = APPLY[kind](admin, msg, rights, action, pending["id"])
             admin.records.set_result(pending["id"], outcome)
     except Denied as denied:
         admin.records.close_pending(pending["id"], "cancelled", str(denied), msg.time)

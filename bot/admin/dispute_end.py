@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime, time
 
 from bot.admin.changes import Admin, applies, undoes
-from bot.admin.knowledge_changes import new_id
+from bot.admin.statuses import new_id
 from bot.admin.parsing import Denied, UsageProblem, entry_dict, parse_date_phrase, rest, tokens, word
 from bot.admin.permissions import PROVINCE, staff_command
 from bot.messages import Incoming

@@ -1,4 +1,5 @@
-"""Staff changes to the knowledge: /setstatus, /addservice, /endservice, /endphase, /addevent, and their undo.
+"""Staff changes to the knowledge: /addservice, /endservice, /endphase, /addevent, and their undo (and /setstatus's,
+whose plan is in :mod:`bot.admin.statuses`).
 
 Every change goes into the active pack staff changes go to (the first of `kb use`);
 status words and phases are those of the active packs, so a new dispute's own
@@ -7,168 +8,31 @@ words work from chat (`kb export PACK` writes them back to the pack's file).
 
 from __future__ import annotations
 
-import uuid
 from dataclasses import replace
-from datetime import date, datetime
 
-from bot import answers
 from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import (
     EVENT_WORDS,
-    FROM_WORDS,
     SHOWN_EVENT_WORDS,
-    UNTIL_WORDS,
     Denied,
-    InLanguages,
     UsageProblem,
-    Words,
-    ends_with_colon,
     entry_dict,
     parse_date_phrase,
     rest,
-    staff_words,
     tokens,
     word,
 )
 from bot.admin.permissions import staff_command
-from bot.admin.vocabulary import (
-    current_phase,
-    event_kind,
-    phase_choices,
-    phase_name,
-    shown_statuses,
-    status_choices,
-    with_dashes,
-)
-from bot.dates import describe_day
+from bot.admin.plans import EventPlan, ServicePlan, previews
+from bot.admin.statuses import board_and_choice, new_id
+from bot.admin.vocabulary import current_phase, event_kind, phase_choices, phase_name, with_dashes
 from bot.dates.formatting import short_day
 from bot.messages import Incoming
 from bot.replies import Voice, say, source_name
 from bot.roles import Rights
 from bot.text import normalize
 from bot.timeliness import phase_heading
-from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Status, TimelineEvent, WithdrawnService
-from knowledge.snapshot import Knowledge
-
-
-def new_id(prefix: str, board: str, at: datetime) -> str:
-    return f"staff-{prefix}-{board}-{at:%Y%m%d%H%M%S}-{uuid.uuid4().hex[:4]}"
-
-
-def _board_and_choice(admin: Admin, found: list, rights: Rights, table: dict[str, str], what: str,
-                      shown: dict[str, list[str]] | None = None) -> tuple[str, str]:
-    """The board named first and the word after it looked up in `table` ("tdsb reduced ..."); `what`: the
-    wording key naming what the word should be ("admin_what_status"); `shown`: the words an error names,
-    per language (default: every word of the table)."""
-    board_id = admin.board(found[0].group(0), rights)
-    choice = word(found[1].group(0))
-    choice = choice if choice in table else normalize(choice)
-    if choice not in table:
-        shown = shown or {"en": sorted({k for k in table if "_" not in k})}
-        known = InLanguages({language: ", ".join(words) for language, words in shown.items()})
-        raise UsageProblem.of("admin_unknown_choice", given=repr(choice), what=Words.maybe(what), known=known)
-    return board_id, table[choice]
-
-
-def _source(admin: Admin, msg: Incoming, rights: Rights, board_id: str) -> str:
-    """The label a change will be cited with, in the language of the staff member previewing it."""
-    return source_name(admin.source_label(rights, board_id), admin.language(msg))
-
-
-# ------------------------------------------------------------------ setstatus
-@staff_command("setstatus", (
-    "/setstatus BOARD STATUS [from DATE] [until DATE]: NOTE\n"
-    "  STATUS: open, reduced (open with some services reduced), closures-possible, closed, closed-for-in-person,\n"
-    "  remote-learning (closed to students, learning is remote), unknown, or a status of the active pack\n"
-    "  DATE: YYYY-MM-DD, today, tomorrow, monday, nov 4 (from defaults to today, until to further notice)\n"
-    "  e.g. /setstatus tdsb reduced from monday: Schools open, reduced cleaning"))
-def setstatus(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
-    argument = staff_words(argument)
-    found = tokens(argument)
-    if len(found) < 2:
-        raise UsageProblem.of("admin_setstatus_what")
-    board_id, status = _board_and_choice(admin, found, rights, status_choices(admin.knowledge()), "admin_what_status",
-                                         shown_statuses(admin.knowledge()))
-    today = admin.at(msg).date()
-    start, until, index = today, None, 2
-    while index < len(found) and not ends_with_colon(found, index):
-        keyword = word(found[index].group(0))
-        if normalize(keyword) not in FROM_WORDS | UNTIL_WORDS:
-            break
-        day = parse_date_phrase(found, index + 1, today)
-        if day is None:
-            raise UsageProblem.of("admin_unread_date_after", keyword=repr(keyword))
-        if normalize(keyword) in FROM_WORDS:
-            start = day[0]
-        else:
-            until = day[0]
-        index += 1 + day[1]
-    note = rest(argument, found, index)
-    if not note:
-        raise UsageProblem.of("admin_setstatus_note")
-    admin.check_length(note, "admin_what_note")
-    if until is not None and until < start:
-        raise UsageProblem.of("admin_until_before_from", until=_in_words(until), start=_in_words(start))
-    action = {"kind": "status", "board": board_id, "status": status, "start": start.isoformat(),
-              "until": until.isoformat() if until else None, "note": note}
-    entry = _status_entry(admin, msg, rights, action)
-    knowledge = admin.knowledge()
-    lang = admin.language(msg)
-    span = admin.say(msg, "admin_span_from", day=_span_day(start, today, lang)) + " " + (
-        admin.say(msg, "admin_span_until", day=_span_day(until, today, lang)) if until
-        else admin.say(msg, "admin_span_open"))
-    lines = [admin.say(msg, "admin_status_preview", board=admin.board_name(board_id, lang), span=span,
-                       status=answers.status_words(status, lang, knowledge)),
-             admin.say(msg, "note", text=note)]
-    if board_id != ALL_BOARDS:
-        future = Knowledge(list(knowledge.boards.values()), list(knowledge.sources.values()), knowledge.facts,
-                           [*knowledge.statuses, entry], knowledge.services, knowledge.timeline, knowledge.cards,
-                           list(knowledge.packs.values()), knowledge.pack_ends, knowledge.regions)
-        day = answers.next_school_day(max(start, today))
-        lines.append("\n" + admin.say(msg, "admin_parents_will_be_told", day=describe_day(day, today, lang)))
-        lines.append(answers.school_status(future, knowledge.board(board_id), day, today, msg.time,
-                                           voice=Voice(lang)))
-    return admin.propose(msg, action, "\n".join(lines))
-
-
-def _span_day(day: date, today: date, lang: str) -> str:
-    """"from today, Thursday, October 3"; in French "du jeudi 3 octobre" (no "du aujourd'hui")."""
-    words = describe_day(day, today, lang)
-    return words.split(", ", 1)[-1] if lang == "fr" else words
-
-
-def _in_words(day: date) -> InLanguages:
-    """A day for an error: as written in English (2019-10-08), in words in French (mar. 8 oct.)."""
-    return InLanguages({"en": str(day), "fr": short_day(day, "fr")})
-
-
-def _status_entry(admin: Admin, msg: Incoming, rights: Rights, action: dict) -> Status:
-    return Status(
-        new_id("status", action["board"], admin.at(msg)), action["board"], date.fromisoformat(action["start"]),
-        date.fromisoformat(action["until"]) if action["until"] else None, action["status"], action["note"],
-        admin.source_label(rights, action["board"]), admin.at(msg), admin.author(msg), pack=admin.store.staff_pack(),
-    )
-
-
-@applies("status")
-def apply_status(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
-    board_id = action["board"]
-    admin.check_rights(rights, board_id)
-    entry = _status_entry(admin, msg, rights, action)
-    before = None
-    if board_id != ALL_BOARDS:
-        own, _ = admin.knowledge().status_for(board_id, entry.start, msg.time)
-        before = entry_dict(own)
-    admin.store.put_status(entry)
-    knowledge = admin.knowledge()
-    change = admin.record(msg, "status", entry.id, board_id, lambda language: say(
-        "change_status", language, board=board_id, status=answers.status_words(entry.status, language, knowledge),
-        start=entry.start if language == "en" else short_day(entry.start, language), summary=entry.summary))
-    admin.audit(msg, "setstatus", board_id, before, entry_dict(entry))
-    lang = admin.language(msg)
-    return admin.say(msg, "admin_status_done", board=admin.board_name(board_id, lang),
-                     status=answers.status_words(entry.status, lang, admin.knowledge()), day=short_day(entry.start, lang),
-                     when=answers.when_published(admin.at(msg), lang), change=change)
+from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, TimelineEvent, WithdrawnService
 
 
 # ------------------------------------------------------------------- services
@@ -193,12 +57,16 @@ def addservice(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> st
         raise UsageProblem.of("admin_addservice_colon")
     workers, service = workers.strip(), service.strip()
     admin.check_length(workers + service, "admin_what_that")
-    action = {"kind": "service", "board": board_id, "phase": phase, "workers": workers, "service": service}
-    phase_words = phase_heading(knowledge, WithdrawnService("", "", "", phase, "", admin.at(msg), pack=pack),
-                                admin.language(msg)).lower()
-    return admin.propose(msg, action, admin.say(msg, "admin_addservice_preview", phase=phase_words,
-                                                source=_source(admin, msg, rights, board_id), workers=workers,
-                                                service=service))
+    plan = ServicePlan(admin.author(msg), board_id, admin.at(msg), phase, workers, service,
+                       admin.source_label(rights, board_id), pack)
+    return admin.propose(msg, plan, preview_service(plan, admin.language(msg), knowledge))
+
+
+@previews("service")
+def preview_service(plan: ServicePlan, language: str, knowledge) -> str:
+    heading = phase_heading(knowledge, WithdrawnService("", "", "", plan.phase, "", plan.at, pack=plan.pack), language)
+    return say("admin_addservice_preview", language, phase=heading.lower(), source=source_name(plan.source, language),
+               workers=plan.workers, service=plan.service)
 
 
 def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summary) -> int:
@@ -210,14 +78,14 @@ def _added(admin: Admin, msg: Incoming, kind: str, entry, put, board: str, summa
 
 
 @applies("service")
-def apply_service(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
-    admin.check_rights(rights, action["board"])
+def apply_service(admin: Admin, msg: Incoming, rights: Rights, plan: ServicePlan, pending_id: int) -> str:
+    admin.check_rights(rights, plan.board)
     entry = WithdrawnService(
-        new_id("service", action["board"], admin.at(msg)), action["workers"], action["service"], action["phase"],
-        admin.source_label(rights, action["board"]), admin.at(msg), None, admin.author(msg),
+        new_id("service", plan.board, admin.at(msg)), plan.workers, plan.service, plan.phase,
+        admin.source_label(rights, plan.board), admin.at(msg), None, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    change = _added(admin, msg, "service", entry, admin.store.put_service, action["board"],
+    change = _added(admin, msg, "service", entry, admin.store.put_service, plan.board,
                     lambda language: say("change_entry", language, what=entry.workers, text=entry.service))
     return admin.say(msg, "admin_addservice_done", workers=entry.workers, service=entry.service, id=entry.id,
                      change=change)
@@ -286,7 +154,7 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 4:
         raise UsageProblem.of("admin_addevent_what")
-    board_id, kind = _board_and_choice(admin, found, rights, {**EVENT_WORDS, **with_dashes(TIMELINE_KINDS)},
+    board_id, kind = board_and_choice(admin, found, rights, {**EVENT_WORDS, **with_dashes(TIMELINE_KINDS)},
                                        "admin_what_event_kind", {k: list(v) for k, v in SHOWN_EVENT_WORDS.items()})
     index = 3 if word(found[2].group(0)) in ("on", "from") else 2
     day = parse_date_phrase(found, index, admin.at(msg).date())
@@ -296,21 +164,26 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not text:
         raise UsageProblem.of("admin_addevent_text")
     admin.check_length(text, "admin_what_text")
-    action = {"kind": "event", "board": board_id, "event": kind, "day": day[0].isoformat(), "text": text}
-    return admin.propose(msg, action, admin.say(
-        msg, "admin_addevent_preview", kind=event_kind(kind, admin.language(msg)), source=_source(admin, msg, rights, board_id),
-        day=short_day(day[0], admin.language(msg)), text=text))
+    plan = EventPlan(admin.author(msg), board_id, admin.at(msg), kind, day[0], text,
+                     admin.source_label(rights, board_id))
+    return admin.propose(msg, plan, preview_event(plan, admin.language(msg)))
+
+
+@previews("event")
+def preview_event(plan: EventPlan, language: str, knowledge=None) -> str:
+    return say("admin_addevent_preview", language, kind=event_kind(plan.event, language),
+               source=source_name(plan.source, language), day=short_day(plan.day, language), text=plan.text)
 
 
 @applies("event")
-def apply_event(admin: Admin, msg: Incoming, rights: Rights, action: dict, pending_id: int) -> str:
-    admin.check_rights(rights, action["board"])
+def apply_event(admin: Admin, msg: Incoming, rights: Rights, plan: EventPlan, pending_id: int) -> str:
+    admin.check_rights(rights, plan.board)
     entry = TimelineEvent(
-        new_id("event", action["board"], admin.at(msg)), action["event"], date.fromisoformat(action["day"]),
-        action["text"], admin.source_label(rights, action["board"]), admin.at(msg), False, admin.author(msg),
+        new_id("event", plan.board, admin.at(msg)), plan.event, plan.day, plan.text,
+        admin.source_label(rights, plan.board), admin.at(msg), False, admin.author(msg),
         pack=admin.store.staff_pack(),
     )
-    change = _added(admin, msg, "event", entry, admin.store.put_event, action["board"],
+    change = _added(admin, msg, "event", entry, admin.store.put_event, plan.board,
                     lambda language: say("change_entry", language, what=entry.day, text=entry.text))
     return admin.say(msg, "admin_addevent_done", day=short_day(entry.day, admin.language(msg)), change=change)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.admin.changes import Admin, applies
-from bot.admin.knowledge_changes import new_id
+from bot.admin.statuses import new_id
 from bot.admin.parsing import ALL_WORDS, InLanguages, UsageProblem, entry_dict
 from bot.admin.permissions import staff_command
 from bot.admin.vocabulary import topic_words

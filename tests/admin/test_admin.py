@@ -410,7 +410,7 @@ def test_cli_broadcast_deliveries_audit(settings, store, capsys, monkeypatch):
     db = settings.database.path
     assert main(["broadcast", "--db", db, "--board", "tdsb", "--text", "Schools open Monday.", "--yes", "--no-wait"]) == 0
     out = capsys.readouterr().out
-    assert "Broadcast to 3 recipients (test 3)" in out and "Schools open Monday." in out
+    assert "Preview of a broadcast to 3 recipients (test 3). They will see exactly this:" in out and "Schools open Monday." in out
     assert "Broadcast #1 is in the outbox for 3 recipients" in out
     assert main(["broadcast", "--db", db, "--board", "tdsb", "--text", "x" * 4000, "--yes"]) == 2
     assert "limit is 3,500" in capsys.readouterr().err

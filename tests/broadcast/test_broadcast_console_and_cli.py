@@ -137,5 +137,5 @@ def test_cli_broadcast_in_english_only_warns_of_french_subscribers(store, settin
     _run_cli(["broadcast", "--db", settings.database.path, "--board", "tdsb", "--text", "Buses run late.",
               "--yes", "--no-wait"])
     out = capsys.readouterr().out
-    assert "Note: the text is in English only, so French-speaking subscribers (1) get it under a header in French" in out
+    assert "Note: the text is in English only, so French-speaking subscribers (1) get it in English, under a French header" in out
     assert "(Cette mise à jour n'a été rédigée qu'en anglais.)" in out
