@@ -133,8 +133,6 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
     )
 
 
-# "work to rule starts when exactly", "is the work to rule over too": when a phase runs, not what it means
-_WHEN_KINDS = ("start", "time", "ongoing")
 _NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
 _LISTS = frozenset({"withdrawn_services", "strike_dates"})  # intents whose answer can be the whole list
 _NOT_A_TOPIC = frozenset({"set_board", "subscribe", "unsubscribe", "help", "unknown", "admin"})
@@ -293,22 +291,7 @@ class Bot:
                                             self.subjects.asks_for("time", text))
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
-            asked = text.replace("quand même", "").replace("quand meme", "")  # "anyway", not "when"
-            if readings.a_phase_s_start(turn, lambda: any(self.subjects.asks_for(kind, asked) for kind in _WHEN_KINDS)
-                                        and not self.subjects.asks_for("definition", asked),
-                                        lambda: answers.phase_named(turn.knowledge, text, lang)):
-                analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
-            elif readings.when_a_strike(turn, lambda: self.subjects.asks_for("roster", text) or self.subjects.find(text)):
-                analysis.intent, turn.card = "strike_dates", None  # "will school support workers strike in september"
-            if readings.hurried_status(turn) or readings.a_strike_at_a_board_on_a_day(turn) \
-                    or readings.advice_on_a_day(turn) or readings.a_board_asked(turn):
-                analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
-            elif readings.a_board_and_the_dispute(turn):
-                analysis.intent, turn.card = "school_status", None  # "hamilton schools cupe strike"
-                turn.meta.pop("choices", None)
-            elif readings.several_boards_on_a_day(turn, lambda: len(answering.boards_named(self, turn))):
-                analysis.intent, turn.card = "school_status", None  # "one at hwdsb, one at hwcdsb: monday?"
-                turn.meta.pop("choices", None)
+            readings.read_again(turn, text, self.subjects, lambda: len(answering.boards_named(self, turn)))
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
         texts = on_subject.without_a_wrong_opener(self, turn, texts)  # no "Yes:" to "how will they tell us?"

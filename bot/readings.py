@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
+from bot.answers import phase_named
 from bot.asked import WEAK, words_of
 from bot.matcher import FILLER
 
 if TYPE_CHECKING:
     from bot.core import Turn
+    from bot.subjects import Subjects
 
 _OFF_TOPIC_MARGIN = 0.05
 _SEARCH_WORDS = 6  # a search-box message: a board and the dispute in this many words or fewer
@@ -33,8 +35,10 @@ def help_about_the_dispute(turn: Turn) -> str | None:
     """The intent a message read as asking for help means when it names the dispute ("allo c quoi l'histoire de
     grève dans les écoles?" asks what the strike is about, not what the bot does): the next best, if any."""
     analysis = turn.analysis
+    if analysis.intent != "help" or analysis.command:
+        return None
     words = set(analysis.processed.split())
-    if analysis.intent != "help" or analysis.command or not words & _DISPUTE_WORDS or words & _TO_THE_BOT:
+    if not words & _DISPUTE_WORDS or words & _TO_THE_BOT:
         return None  # "what can this bot tell me about the strike": the bot's help
     ranked = sorted(((score, intent) for intent, score in analysis.scores.items()
                      if intent not in ("help", "unknown", "set_board", "subscribe", "unsubscribe")), reverse=True)
@@ -180,3 +184,28 @@ def a_phase_s_start(turn: Turn, asks_start: Callable[[], bool], phase: Callable[
     return (analysis.intent == "work_to_rule" and (turn.card is None or turn.card.topic == "work_to_rule")
             and asks_start() and phase() is not None)  # a card on what it means does not say
 
+
+# "work to rule starts when exactly", "is the work to rule over too": when a phase runs, not what it means
+_WHEN_KINDS = ("start", "time", "ongoing")
+
+
+def read_again(turn: Turn, text: str, subjects: Subjects, boards_named: Callable[[], int]) -> None:
+    """After the card search: the intent a message means when the matcher's reading misses it (each reading above,
+    in order; the first that holds sets the intent, and drops a card or a choice that answered the other one)."""
+    analysis = turn.analysis
+    if a_phase_s_start(turn, lambda: _asks_when(subjects, text), lambda: phase_named(turn.knowledge, text,
+                                                                                    turn.voice.language)):
+        analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
+    elif when_a_strike(turn, lambda: subjects.asks_for("roster", text) or subjects.find(text)):
+        analysis.intent, turn.card = "strike_dates", None  # "will school support workers strike in september"
+    if hurried_status(turn) or a_strike_at_a_board_on_a_day(turn) or advice_on_a_day(turn) or a_board_asked(turn):
+        analysis.intent = "school_status"  # "durham schools monday?? no one is telling us anything"
+    elif a_board_and_the_dispute(turn) or several_boards_on_a_day(turn, boards_named):
+        analysis.intent, turn.card = "school_status", None  # "hamilton schools cupe strike", "hwdsb and hwcdsb: monday?"
+        turn.meta.pop("choices", None)
+
+
+def _asks_when(subjects: Subjects, text: str) -> bool:
+    """Whether a question asks when something starts or whether it still runs, not what it is."""
+    asked = text.replace("quand même", "").replace("quand meme", "")  # "anyway", not "when"
+    return any(subjects.asks_for(kind, asked) for kind in _WHEN_KINDS) and not subjects.asks_for("definition", asked)
