@@ -1,9 +1,9 @@
-"""Answering one understood question: per intent, and the turns that lean on the conversation.
+"""Answering one understood question, per intent.
 
 Each ``on_<intent>`` takes the bot and the :class:`bot.core.Turn` and returns
-the reply texts. :func:`lean_on_context` answers the short turns that only make
-sense after an earlier one ("2", "peel" after "which board?", "thanks",
-"more", "why?", "what about tuesday?", "and tcdsb?").
+the reply texts; :data:`HANDLERS` maps the intents to them. The short turns that
+only make sense after an earlier one ("2", "peel" after "which board?", "thanks",
+"more", "why?", "what about tuesday?", "and tcdsb?") are read in :mod:`bot.following`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,9 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, cards, commands, conversation, passages, replies, timeliness
-from bot.boards import KIND_WORDS, BoardMention
+from bot import answer_memo, answers, cards, commands, passages, replies, timeliness
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
-from bot.matcher import FILLER
 from bot.text import normalize
 
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -25,13 +23,13 @@ if TYPE_CHECKING:
     from bot.core import Bot, Turn
 
 # Topics whose answer depends on the board and the day: "and tcdsb?" / "what about tuesday?" re-ask them.
-_BOARD_DAY_TOPICS = frozenset({"school_status", "childcare"})
+BOARD_DAY_TOPICS = frozenset({"school_status", "childcare"})
 # Topics a day can be asked about: "and the daycare?", "and will the custodians clean?" keep the day continued;
 # "and are they still negotiating?", "and how long will it last?" name none.
-_DAY_TOPICS = _BOARD_DAY_TOPICS | {"withdrawn_services", "updates_source"}
+DAY_TOPICS = BOARD_DAY_TOPICS | {"withdrawn_services", "updates_source"}
 # Topics after which "and tcdsb?" asks the same again for TCDSB: answers that differ by board, and dates ("when
 # does the strike start?" then "pis à North Bay?"). After the others (who takes part, why) it asks that board's day.
-_ASKED_AGAIN_TOPICS = _DAY_TOPICS | {"strike_dates"}
+ASKED_AGAIN_TOPICS = DAY_TOPICS | {"strike_dates"}
 
 
 def answer(bot: Bot, turn: Turn) -> list[str]:
@@ -116,227 +114,6 @@ def _offer(turn: Turn) -> str:
     return replies.offer(turn.meta["choice_labels"], turn.voice.language, buttons=turn.msg.buttons)
 
 
-def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] | None:
-    """Answer a turn that leans on the conversation, or None to answer it as a new question."""
-    context, analysis, now = turn.context, turn.analysis, turn.msg.time
-    if analysis.command:
-        return None
-    if context.waiting("choice", now):
-        number = conversation.picked(norm)
-        if number is not None and number <= len(context.choices):
-            card = turn.knowledge.card_by_id.get(context.choices[number - 1])
-            if card is not None:
-                turn.card, analysis.intent = card, card.topic
-                bot.log_pick(turn, number, card)
-                context.stop_waiting()
-                return [answer_memo.card_answer(turn.knowledge, card, now, voice=turn.voice)]
-    if context.waiting("board", now):
-        texts = _board_given(bot, turn)
-        if texts is not None:
-            return texts
-    social = conversation.social_turn(norm)
-    if social is None and analysis.intent in ("help", "unknown") and analysis.board is None \
-            and analysis.date is None and not analysis.weekend and not bot.subjects.find(norm):
-        social = conversation.reaction(norm)
-    if social is None:
-        social = conversation.plan_stated(norm)  # "ok I'll ask the teacher": nothing asked
-    if social is not None:
-        analysis.intent = "help"
-        lang = turn.voice.language
-        if fresh:
-            _stay_in_conversation(turn)  # "thanks" after a question on Peel is still about Peel
-        if social == "thanks":
-            return [replies.welcome(bot.subscribed(turn.msg), lang)]
-        if social == "ok":
-            return [replies.acknowledged(lang)]
-        return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
-    if not fresh or context.topic not in HANDLERS:
-        if conversation.asks_everywhere(norm):  # "is it the whole province striking or just toronto?"
-            analysis.intent = "who_is_affected"
-            return [answers.scope(turn.knowledge, None, turn.today, turn.today, now, voice=turn.voice)]
-        return None
-    board = turn.board
-    if analysis.board is None and context.board:  # a follow-up is about the board of the last answer...
-        other = bot.matcher.boards.counterpart(context.board, norm)
-        if other is not None:  # ...or "and the catholic one?": the other kind of board there, as if named
-            analysis.board = BoardMention(other, 0, 0, "counterpart")
-        turn.board = turn.knowledge.board(other or context.board) or turn.board
-    texts = _lean_on_last_answer(bot, turn, norm)
-    if texts is None:
-        turn.board = board  # not a follow-up: the user's own board again...
-        _stay_in_conversation(turn, conversation.continues(norm))  # ...unless they have none, or it continues
-    return texts
-
-
-def _stay_in_conversation(turn: Turn, continued: bool = False) -> None:
-    """A new question a minute after another, naming no board, is about the board just talked about when the
-    user has not set one ("is tcdsb open tomorrow?" then "ok, when does the strike start?"); a status or
-    child-care question naming no day, asked after one about a day, is about that day ("are peel schools
-    closed monday?" then "what do I do with the kids?"; "is tdsb closed today?" then "what about the
-    catholic ones in toronto?"). A question that `continued` the last one ("and daycare?", "pis la
-    garderie?") keeps its board and its day whatever board the user set."""
-    context, analysis = turn.context, turn.analysis
-    if analysis.board is None and context.board and (continued or not turn.remembered_board):
-        turn.board = turn.knowledge.board(context.board) or turn.board
-    if turn.day is None and not analysis.weekend and context.day and (
-            (continued and (analysis.intent in _DAY_TOPICS or analysis.out_of_scope is not None))
-            or (analysis.intent in _BOARD_DAY_TOPICS and context.topic in _BOARD_DAY_TOPICS)):
-        turn.day = context.the_day()
-
-
-def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
-    context, analysis = turn.context, turn.analysis
-    kind = conversation.follow_up_kind(norm)
-    if kind is not None:
-        return _follow_up(turn, kind)
-    if analysis.out_of_scope is not None:
-        return None
-    named_a_kind = analysis.board is not None and analysis.board.how == "counterpart"  # "what about the public one"
-    only_board_or_day = (analysis.intent in ("set_board", "school_status") or named_a_kind) and not _content(analysis)
-    # "and what about my son at dpcdsb", "but peel said something right?": a board, and words that ask nothing new
-    only_board = analysis.board is not None and not _content(analysis, bot)
-    leans = (only_board_or_day or only_board) and context.topic in _BOARD_DAY_TOPICS
-    if not leans and (analysis.board is not None or analysis.date is not None) and _corrects(analysis, bot):
-        leans = True  # "i meant monday obviously. toronto catholic", "je voulais dire lundi": the last question again
-        if context.topic not in _BOARD_DAY_TOPICS:
-            context.topic = "school_status"  # ...which named a day or a board: that day's status
-    # After the dates of a day talked about ("is monday happening?"), a board named alone asks for its day there.
-    asked_again = context.topic in _ASKED_AGAIN_TOPICS and not (context.topic == "strike_dates" and context.day)
-    if only_board and not leans and context.topic not in _BOARD_DAY_TOPICS and (
-            (not asked_again and (conversation.continues(norm) or analysis.processed))
-            or bot.subjects.speaks_of_another_child(turn.question)):
-        # "and tcdsb?", "but peel said something right?" after the custodians or the teachers, whose answer is
-        # the same at every board (not a bare "tdsb": that sets the board), and "and my other kid at tcdsb?"
-        # after anything: that board's day
-        context.topic, leans = "school_status", True
-    if not leans and analysis.date is not None and analysis.board is None and not _content(analysis, bot) \
-            and context.topic not in _BOARD_DAY_TOPICS and context.topic != "strike_dates":
-        # "what about today?" after the custodians or the EAs: that day's status, at the conversation's board
-        context.topic, leans = "school_status", True
-    if only_board and not leans and asked_again and analysis.intent == "set_board" and context.topic != "strike_dates":
-        leans = True  # "where do i get updates?" then "we're peel": Peel's answer to it (and Peel remembered)
-    if only_board and bot is not None and bot.subjects.speaks_of_another_child(turn.question):
-        context.keep_family_board(analysis.board.board_id, turn.remembered_board or context.board)
-    if not leans and analysis.intent == "unknown" and len(analysis.processed.split()) <= _SHORT_WORDS \
-            and any(bot.subjects.asks_for(kind, turn.question) for kind in ("time", "definition")):
-        leans = True  # "what time friday" after the talks, "meaning?" after work-to-rule: the same topic, asked so
-    if not leans and conversation.continues(norm) and context.topic not in _BOARD_DAY_TOPICS:
-        # "and the custodians?" after a question on services: the same topic, unless clearly another
-        best = max(analysis.scores.values(), default=0.0)
-        leans = analysis.abstained or analysis.scores.get(context.topic, 0.0) >= best - 0.15
-    if not leans:
-        return None
-    analysis.intent = context.topic if context.topic in HANDLERS else "unknown"
-    if turn.day is None and context.day and analysis.board is not None:
-        turn.day = context.the_day()  # "and tcdsb?": the same day
-    if analysis.intent == "unknown":
-        return None
-    return HANDLERS[analysis.intent](bot, turn)
-
-
-_SHORT_WORDS = 3  # a follow-up the matcher cannot place this short leans on the last answer when it asks when
-_PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left in a message can have
-# Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
-_BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
-# Words around a board that ask nothing either: "and if we're at the catholic school instead", "the catholic board here?"
-_AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "our", "too", "also", "ici", "plutot",
-                             # "they go to the peel board", "we moved, we're in york region now", "my sister's kids"
-                             "they", "go", "goes", "moved", "now", "live", "attend", "attends", "sister", "sisters",
-                             "brother", "brothers", "cousin", "cousins", "niece", "nephew", "grandkids", "grandchildren",
-                             "wait", "sorry", "oops", "actually"})
-
-
-def _content(analysis, bot: Bot | None = None) -> list[str]:
-    """The words of a message that ask something (with `bot`: also leaving out the words of a parent speaking
-    of a child, and places, beside a board)."""
-    words = [w for w in analysis.processed.split()
-             if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS
-             and w not in _AROUND_A_BOARD]
-    if bot is None:
-        return words
-    words = [w for w in words if w not in bot.subjects.children]
-    if len(words) > _PLACE_WORDS:  # more than a place's words left: something is asked
-        return words
-    return [w for w in words if bot.boards.find(w) is None]
-
-
-# The words of a parent correcting what they said ("sorry, I meant monday", "je voulais dire lundi"), as the
-# matcher prepares them.
-_CORRECTING = frozenset({"meant", "mean", "sorry", "oops", "obviously", "actually", "voulais", "dire", "plutot",
-                         "rather", "instead", "correction", "typo", "oups", "desole", "not", "no"})
-
-
-def _corrects(analysis, bot: Bot) -> bool:
-    """Whether the message only corrects the day or board of the last question."""
-    words = _content(analysis, bot)
-    return bool(words) and any(w in ("meant", "voulais", "instead", "rather", "plutot", "correction") for w in words) \
-        and all(w in _CORRECTING for w in words)
-
-
-def _follow_up(turn: Turn, kind: str) -> list[str]:
-    """'more', 'why?' and 'is that confirmed?' about the last answer."""
-    context, knowledge, now = turn.context, turn.knowledge, turn.msg.time
-    if kind == "source" and context.cited:
-        turn.analysis.intent = "help"  # nothing new is asked: the conversation stays where it was
-        turn.full = True  # the source lines are the answer: kept whole
-        return [context.cited]
-    turn.analysis.intent = context.topic
-    turn.day = turn.day or context.the_day()
-    card = knowledge.card_by_id.get(context.card) if context.card else None
-    if kind == "more":
-        turn.full = True
-        if card is not None:
-            turn.card = card
-            rest = answer_memo.card_answer(knowledge, card, now, full=True, voice=turn.voice)
-            if card.topic in HANDLERS and card.topic not in ("unknown", "school_status"):
-                turn.card = None
-                rest += "\n\n" + HANDLERS[card.topic](None, turn)[0]
-                turn.card = card
-            return [rest]
-        return HANDLERS[context.topic](None, turn)
-    day = turn.day or turn.today
-    if kind == "scope":
-        return [answers.scope(knowledge, context.topic, day, turn.today, now, voice=turn.voice)]
-    if context.topic == "school_status":
-        if kind == "why":  # why the job action first (what "why?" asks most), then why the day's status is so
-            turn.analysis.intent = "dispute_issues"
-            turn.topic = "school_status"  # the conversation stays on the day's status ("is that confirmed?")
-            text = answers.why_status(knowledge, turn.board, day, now, voice=turn.voice)
-            return [*on_dispute_issues(None, turn), *([text] if text else [])]
-        else:
-            return [answers.confirmed_status(knowledge, turn.board, day, turn.today, now, voice=turn.voice)]
-    if kind == "why":
-        turn.analysis.intent = "dispute_issues"
-        return on_dispute_issues(None, turn)
-    source = card.source if card else None
-    if source:
-        when = answers.when_published(card.published, turn.voice.language)
-        return [turn.voice.say("what_source_reported", source=source, when=when)]
-    return [turn.voice.say("what_reports_said")]
-
-
-def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
-    """Answer the question we asked "which board?" about, if this message names a board (or 'all')."""
-    analysis, context = turn.analysis, turn.context
-    wants_all = context.intent == "subscribe" and "all" in normalize(turn.question).split()
-    if (analysis.board is None and not wants_all) or analysis.out_of_scope is not None:
-        return None
-    if analysis.intent not in {"set_board", "unknown", "subscribe", context.intent}:
-        return None
-    analysis.intent = context.intent if context.intent in HANDLERS else "school_status"
-    if turn.day is None and context.day:
-        turn.day = context.the_day()
-    if context.weekend:
-        analysis.weekend = True
-    context.stop_waiting()
-    texts = HANDLERS[analysis.intent](bot, turn)
-    if analysis.board is not None and turn.board is not None:
-        bot._remember(turn.msg, board=turn.board.id)
-        texts.append(turn.voice.say("board_remembered", board=turn.board.name))
-    return texts
-
-
-# ------------------------------------------------------------------ intents
 EVENING_HOUR = 18  # from this local hour, "is school open?" with no day asks about tomorrow
 
 
@@ -381,9 +158,9 @@ def _asks_a_day_too(turn: Turn) -> bool:
     """Whether a message answered on another topic also asks for a day's status ("is halton closing monday and
     also why exactly are they striking?"): a day named with a board, or with words that ask for a status."""
     analysis = turn.analysis
-    return (analysis.date is not None and analysis.intent not in _BOARD_DAY_TOPICS and analysis.intent in HANDLERS
+    return (analysis.date is not None and analysis.intent not in BOARD_DAY_TOPICS and analysis.intent in HANDLERS
             and analysis.intent != "unknown" and not analysis.command
-            and (turn.card is None or turn.card.topic not in _BOARD_DAY_TOPICS) and not turn.meta.get("choices")
+            and (turn.card is None or turn.card.topic not in BOARD_DAY_TOPICS) and not turn.meta.get("choices")
             and (analysis.board is not None or analysis.scores.get("school_status", 0.0) >= SECOND_QUESTION_BAR))
 
 

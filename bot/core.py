@@ -21,8 +21,8 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot import (
-    answering, answers, cards, commands, conversation, language, on_subject, prepared, readings, timeliness, trimming,
-    user_language,
+    answering, answers, cards, commands, conversation, following, language, on_subject, prepared, readings, timeliness,
+    trimming, user_language,
 )
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
@@ -280,7 +280,7 @@ class Bot:
         context.choices = [turn.knowledge.live_card(card, msg.time) for card in context.choices]
         context.card = turn.knowledge.live_card(context.card, msg.time) or None
 
-        texts = answering.lean_on_context(self, turn, normalize(text, 500), fresh)
+        texts = following.lean_on_context(self, turn, normalize(text, 500), fresh)
         if texts is None:
             context.stop_waiting()
             meant = readings.help_about_the_dispute(turn)
