@@ -34,18 +34,17 @@ if TYPE_CHECKING:
 COVER = 0.6  # share of the question's weight a passage must have
 WHOLE = 0.99  # ...and to be offered as the nearest text after one word in common: all of it
 RARE = 0.12  # a rare word is in at most this share of the passages (and at least in one)
+_RARE_WEIGHT = math.log(1 / RARE)  # the weight of a rare word, and of a word no passage has
 LEAD_CHARS = 220  # the part of a reply a phone shows first: it must share a word with the question
 _KEY = "passages"
 # what "who's", "what's", "where's" come to once cut: question words, not subjects
 _QUESTION_STEMS = frozenset({"who", "what", "when", "wher", "how", "why", "which", "that", "ther"})
 _FILLER = frozenset(words_of(" ".join(FILLER)))  # "any news?" names nothing a text could speak of
-_VAGUE = frozenset({"all", "every", "some", "many", "much", "more", "very", "one", "yes", "no", "ok", "okay", "tous",
-                    "toutes", "tout", "oui", "non", "mais", "heard", "hear", "whos", "hows", "wheres", "whens",
-                    "thats", "theres", "ya", "yes", "please", "pls", "thanks", "thank",
-                    # common words a small knowledge may hold once: no subject of their own
-                    "going", "gonna", "go", "come", "coming", "happen", "happens", "happening", "happened", "think",
-                    "keep", "way", "time", "look", "see", "back", "new", "sure", "true", "real", "ever", "again",
-                    "first", "last", "next", "day", "days", "week", "guys", "people", "someone", "anyone"})
+# Words that name no subject of their own, as words_of cuts them ("happening" is "happe"): vague words, and common
+# words a small knowledge may hold once.
+_VAGUE = words_of("""all every some many much more very one yes no ok okay tous toutes tout oui non mais heard hear ya
+    please pls thanks thank going gonna go come coming happen happens happening happened think keep way time look see
+    back new sure true real ever again first last next day days week guys people someone anyone""")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +66,6 @@ class Found:
 class _Index:
     passages: tuple[Passage, ...]
     weight: dict[str, float]  # word -> inverse document frequency
-    unseen: float  # the weight of a word no passage has
-    rare: float  # a word weighing at least this is rare
 
 
 _FIELDS = {"card": ("question", "answer", "details"), "fact": ("text",), "service": ("workers", "service"),
@@ -89,7 +86,7 @@ def _index(knowledge: Knowledge, voice: Voice) -> _Index:
                 counts[word] = counts.get(word, 0) + 1
         total = max(len(passages), 1)
         weight = {word: math.log(total / count) for word, count in counts.items()}
-        found = knowledge.derived[key] = _Index(passages, weight, math.log(1 / RARE), math.log(1 / RARE))
+        found = knowledge.derived[key] = _Index(passages, weight)
     return found
 
 
@@ -109,9 +106,9 @@ def find(knowledge: Knowledge, question: str, at: datetime, voice: Voice, prepar
     asked = _asked(prepared or question)
     if not asked:
         return None
-    weights = {word: index.weight.get(word, index.unseen) for word in asked}
+    weights = {word: index.weight.get(word, _RARE_WEIGHT) for word in asked}
     total = sum(weights.values())
-    rare = {word for word in asked if word in index.weight and weights[word] >= index.rare}
+    rare = {word for word in asked if word in index.weight and weights[word] >= _RARE_WEIGHT}
     if not rare or total <= 0:
         return None
     live = _live(knowledge, at)

@@ -69,3 +69,10 @@ def test_a_plural_means_what_its_singular_does(bot):
     reply = ask(bot, "is peel telling parents to find babysitters")
     assert not reply.startswith(NOT_SURE)
     assert "Peel" in reply.split("\n")[0] and "arrangements" in reply.split("\n")[0]
+
+
+def test_vague_words_are_left_out_as_words_of_cuts_them(bot):
+    # "time" is cut to "tim", "happening" to "happe": the list of vague words is kept in that form
+    knowledge = bot.store.knowledge()
+    for text in ("time?", "whats happening with the people", "is it true"):
+        assert passages.find(knowledge, text, THURSDAY, Voice("en")) is None, text
