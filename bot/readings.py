@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Callable
 
 from bot.answers import phase_named
 from bot.asked import WEAK, words_of
+from bot.dates.vocabulary import MONTH_WORDS
 from bot.matcher import FILLER
 
 if TYPE_CHECKING:
@@ -49,9 +50,6 @@ def help_about_the_dispute(turn: Turn) -> str | None:
 _DISPUTE_WORDS = frozenset({"strike", "strikes", "striking", "union", "walkout", "lockout"})
 _DISPUTE_KEY = "dispute stems"
 _STRIKE_WORDS = frozenset({"strike", "strikes", "striking", "walkout", "walk"})
-_MONTHS = frozenset({"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                     "november", "december", "sept", "oct", "nov", "janvier", "fevrier", "mars", "avril", "mai", "juin",
-                     "juillet", "aout", "septembre", "octobre", "novembre", "decembre"})
 _PHASE_FILLER = frozenset({"work", "du"})  # words of phase names that words_of leaves out ("work to rule")
 _TO_THE_BOT = frozenset({"you", "u", "bot", "help", "command", "commands", "tu", "vous", "aide"})
 
@@ -109,7 +107,7 @@ def when_a_strike(turn: Turn, asks_who: Callable[[], object]) -> bool:
     if analysis.intent != "who_is_affected" or analysis.command or (turn.card is not None and turn.card.boards):
         return False
     words = set(analysis.processed.split())
-    return bool(words & _STRIKE_WORDS) and (analysis.date is not None or bool(words & _MONTHS)) and not asks_who()
+    return bool(words & _STRIKE_WORDS) and (analysis.date is not None or bool(words & MONTH_WORDS.keys())) and not asks_who()
 
 
 def a_board_asked(turn: Turn) -> bool:
