@@ -68,9 +68,7 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     asks = subjects.asks(turn.question)
     if analysis.intent == "school_status" and turn.card is None:
         if _what_opens_or_closes(subjects, turn.question, asked):  # "is the school library closed?": the library
-            better = _card_on(bot, turn, asked[:1], asks, same_way=False)
-            services = None if better is not None else _services_of(bot, turn, asked[:1])
-            return better or ([services] if services is not None else [_not_said(turn, asked[0])])
+            return _said_of(bot, turn, asked[:1], asks) or [_not_said(turn, asked[0])]
         if asks is None:
             return texts  # "is school open monday? my son has an EA": the day's status is what is asked
     if analysis.intent == "unknown" and not analysis.abstained and turn.card is None:
@@ -119,18 +117,25 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
                 return better
             return [_without_opener(texts[0]), *texts[1:]]
         return _with_what_they_stopped(bot, turn, texts, asked) if asks != "participation" else texts
+    said = _said_of(bot, turn, asked, asks)
+    if said is not None:
+        return said
+    if _in_the_dispute(subjects, turn, asked):
+        return texts  # a group the dispute names: the answer about the dispute's workers holds for it
+    return [_not_said(turn, asked[0])]
+
+
+def _said_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...], asks: str | None) -> list[str] | None:
+    """What the knowledge says of the subject: a card about it, else its stopped services, else a fact naming
+    it; None when nothing speaks of it."""
     better = _card_on(bot, turn, asked, asks, same_way=False)
     if better is not None:
         return better
     services = _services_of(bot, turn, asked)
     if services is not None:
         return [services]
-    fact = _fact_on(subjects, turn, asked)
-    if fact is not None:
-        return [fact]
-    if _in_the_dispute(subjects, turn, asked):
-        return texts  # a group the dispute names: the answer about the dispute's workers holds for it
-    return [_not_said(turn, asked[0])]
+    fact = _fact_on(bot.subjects, turn, asked)
+    return [fact] if fact is not None else None
 
 
 _SENTENCE = re.compile(r"[^.?!]*[.?!]+|[^.?!]+$")
