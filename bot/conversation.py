@@ -223,15 +223,40 @@ def reaction(raw_norm: str) -> str | None:
 
 # "ok I'll ask the teacher", "thanks, we'll check the board site tonight", "d'accord je vais appeler l'école": a
 # reaction, then what the parent will do. Nothing is asked, whatever the plan names (a board, a teacher, a day).
+_PLAN_VERBS = r"(?:keep|check|call|ask|wait|watch|look|email|see|try|contact|phone|text|read|figure|plan|find|get|stay)"
 _PLAN = re.compile(
     r"^(?:(?:ok|okay|k|kk|alright|right|thanks|thank you|thx|ty|merci|merci beaucoup|d'accord|dac|great|perfect|"
     r"fine|got it|gotcha|cool|good|parfait|super|bon|ok then|ok so|so)[\s,.!]+)+"
     r"(?:i guess |then |so |well )?"
     r"(?:i'll|i will|ill|i'm going to|im going to|i am going to|i'm gonna|im gonna|gonna|we'll|we will|will do|"
-    r"i can|i should|i need to|je vais|on va|j'vais|je devrais|je dois)\b")
+    r"i can|i should|i need to|je vais|on va|j'vais|je devrais|je dois|"
+    # "thanks, will keep an eye out", "ok will check peelschools": the plan without its "I"
+    r"will " + _PLAN_VERBS + r")\b")
 
-_THEN_ASKS = re.compile(r"(?:[,;:]|\bbut|\bmais)\s*(?:is|are|will|can|could|should|do|does|did|what|whats|when|where|why|how|"
+_THEN_ASKS = re.compile(r"(?:[,;:]|\bbut|\bmais)\s*(?:is|are|will(?! " + _PLAN_VERBS + r"\b)|can|could|should|do|does|did|what|whats|when|where|why|how|"
                         r"est-ce|est|quand|pourquoi|comment|va|vont)\b")  # "ok i'll be home monday, is school open"
+
+
+# "why don't you know", "when did you last get news", "so basically nobody knows", "pourquoi tu le sais pas": a
+# question about how recent the bot's own news is, answered with its newest news's day and where boards post first.
+_HOW_RECENT = re.compile(
+    r"\b(?:why (?:dont|don't|do not|didnt|didn't|cant|can't|wouldnt|wouldn't) (?:you|u|ya) know"
+    r"|how come (?:you|u) (?:dont|don't|do not|didnt|didn't) know"
+    r"|when did (?:you|u) (?:last )?(?:get|hear|update|check)"
+    r"|when (?:was|is) (?:your|ur|the) (?:last|latest) (?:update|news|info)"
+    r"|how (?:old|recent|current|up to date) (?:is|are) (?:your|ur|this|that|the|these) (?:news|info|information|data|updates?)"
+    r"|(?:is|are) (?:your|ur|this|that) (?:news|info|information|data) (?:up to date|current|old|outdated|recent|stale)"
+    r"|(?:so )?(?:basically )?(?:nobody|no one|noone) (?:knows|really knows|has a clue)"
+    r"|pourquoi (?:tu |vous )?(?:ne )?(?:le |l'|la )?(?:sais|savez|connais|connaissez) pas"
+    r"|(?:tes|vos|les) (?:infos|informations|nouvelles) (?:sont|sont-elles|sont tu|sont-tu) (?:a jour|vieilles|recentes)"
+    r"|(?:ta|votre) derniere (?:mise a jour|nouvelle)|personne (?:ne )?(?:le )?sait)\b")
+
+
+@lru_cache(maxsize=16384)  # parents repeat themselves
+def asks_how_recent(norm: str) -> bool:
+    """Whether the message asks how recent the bot's news is, or says nobody knows (see _HOW_RECENT)."""
+    plain = _plain_words(norm)
+    return len(plain) <= 80 and _HOW_RECENT.search(plain) is not None
 
 
 @lru_cache(maxsize=16384)  # parents repeat themselves
