@@ -317,6 +317,11 @@ _SCOPE = re.compile(
     r"|.{0,40}\b(?:the whole province|whole province|province wide|all of ontario|toute la province)\b.{0,40}"
     r"|.{0,40}\b(?:or|ou) (?:just|only|juste|seulement) (?:some|certain|certaines|certains|a few|quelques)\b.{0,30})$"
 )
+# "is it the same in catholic schools", "is it like this in all of toronto or just my school": the last answer
+# elsewhere (a scope question, unless it names a board: then the last question there).
+_SAME_ELSEWHERE = re.compile(
+    r"^(?:(?:but|and|so|ok|et|mais|pis)\s+)?(?:(?:is|was) (?:it|that|this) |it's |its |c'est |est ce )?"
+    r"(?:the same|like this|like that|pareil|la meme chose) (?:in|at|for|with|everywhere|dans|a|pour|partout)\b.{0,50}$")
 
 
 _EVERYWHERE = re.compile(r"\b(?:everywhere|every board|all boards|whole province|province wide|all of ontario|across ontario"
@@ -327,7 +332,7 @@ _EVERYWHERE = re.compile(r"\b(?:everywhere|every board|all boards|whole province
 def asks_everywhere(norm: str) -> bool:
     """Whether a scope question asks about everywhere ("is it the whole province or just toronto?"): it stands
     on its own, where "only tdsb?" needs an answer before it."""
-    return follow_up_kind(norm) == "scope" and _EVERYWHERE.search(_plain_words(norm)) is not None
+    return follow_up_kind(norm) in ("scope", "same") and _EVERYWHERE.search(_plain_words(norm)) is not None
 
 
 _LEADING_REACTIONS = frozenset({"ok", "so", "huh", "hmm", "oh", "well", "but", "and", "wait", "ah", "um", "uh", "k",
@@ -337,10 +342,13 @@ _ABOUT_WHAT = re.compile(r" (?:about|for|of|pour|sur) (?:that|this|it|the \w+|\w
 
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def follow_up_kind(norm: str) -> str | None:
-    """'more', 'why', 'confirmed', 'source' or 'scope' when the message is only that kind of follow-up."""
+    """'more', 'why', 'confirmed', 'source', 'scope' or 'same' (the last answer elsewhere) when the message is only
+    that kind of follow-up."""
     plain = _plain_words(norm)
     if len(plain) <= 60 and _SCOPE.match(plain):
         return "scope"
+    if len(plain) <= 70 and _SAME_ELSEWHERE.match(plain):
+        return "same"
     words = plain.split()
     while len(words) > 1 and words[0] in _LEADING_REACTIONS:  # "huh ok. source?", "ok so why"
         words = words[1:]

@@ -109,6 +109,8 @@ def _stay_in_conversation(turn: Turn, continued: bool = False) -> None:
 def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     context, analysis = turn.context, turn.analysis
     kind = conversation.follow_up_kind(norm)
+    if kind == "same":  # "is it the same in catholic schools?": scope; "...for the catholic schools in markham?": there
+        kind = "scope" if analysis.board is None or conversation.asks_everywhere(norm) else None
     if kind is not None:
         return _follow_up(turn, kind)
     if analysis.out_of_scope is not None:

@@ -50,6 +50,10 @@ _ENDS = ".?!;,:\n "
 QUESTION_WORDS = frozenset(
     ["is", "are", "will", "would", "can", "could", "when", "what", "whats", "where", "why", "how", "who", "which", "do", "does", "did", "should", "shall", "has", "have", "any"]
 )
+# A question asking only whether the sentence before it is true, as prepared ("is that real??", "is true?").
+_IS_IT_TRUE = frozenset({"is true", "true", "is that true", "is it true", "is this true", "is that real", "is it real",
+                         "is this real", "real", "really", "for real", "is that right", "is it right", "right",
+                         "is that so", "c'est vrai", "est-ce vrai", "est ce vrai", "vrai", "c'tu vrai"})
 _NEGATED = re.compile(r"\b(?:not|no|isnt|isn't|nor)\s+(?:in\s+|at\s+|the\s+)?$")
 # Words that carry no question on their own: a message made only of these plus
 # a board or a date is about that board or date.
@@ -288,12 +292,18 @@ class IntentMatcher:
             words = self._words(blanked)
             return [" ".join(words)] if len(words) >= 2 else []
         questions, others = [], []
+        said = ""  # the sentence before, which "is that true?" asks about
         for match in _SENTENCE.finditer(blanked):
             words = self._words(match.group(1))
-            if len(words) < 2:
+            if not words:
                 continue
             asked = match.group(2).startswith("?") or words[0] in QUESTION_WORDS
-            (questions if asked else others).append(" ".join(words))
+            if asked and said and " ".join(words) in _IS_IT_TRUE:
+                # "My daughter say there is maybe strike Monday. Is true?": the sentence before is what is asked
+                questions.append(said)
+            elif len(words) >= 2:
+                (questions if asked else others).append(" ".join(words))
+            said = " ".join(words) if len(words) >= 2 else said
         return questions or others
 
     CACHED_CHARS = 500  # messages up to this long are remembered: parents repeat themselves

@@ -234,16 +234,19 @@ def test_a_message_asked_again_is_understood_alike_whatever_answering_did_to_the
 
 def _sentences_as_split(matcher, blanked: str) -> list[str]:
     """What segments() gives, the long way: every sentence through the regular expression."""
-    from bot.matcher import _SENTENCE, QUESTION_WORDS
+    from bot.matcher import _IS_IT_TRUE, _SENTENCE, QUESTION_WORDS
 
     if len(blanked) < 20:
         return []
-    questions, others = [], []
+    questions, others, said = [], [], ""
     for match in _SENTENCE.finditer(blanked):
         words = matcher._words(match.group(1))
-        if len(words) >= 2:
-            asked = match.group(2).startswith("?") or words[0] in QUESTION_WORDS
+        asked = bool(words) and (match.group(2).startswith("?") or words[0] in QUESTION_WORDS)
+        if asked and said and " ".join(words) in _IS_IT_TRUE:  # "..., is that true?": the sentence before
+            questions.append(said)
+        elif len(words) >= 2:
             (questions if asked else others).append(" ".join(words))
+        said = " ".join(words) if len(words) >= 2 else said
     return questions or others
 
 

@@ -351,3 +351,24 @@ def test_a_bare_board_after_the_strike_dates_answers_that_board_s_day_and_rememb
     assert reply.startswith("York Region DSB, tomorrow, Thursday, October 3")
     assert "(I'll remember York Region District School Board" in reply
     assert chat("is school open monday").startswith("York Region DSB, Monday, October 7")
+
+
+def test_is_true_asks_about_the_sentence_before_it(chat):
+    late = datetime(2019, 10, 3, 23, 10, tzinfo=TORONTO)
+    reply = chat("Hello. I am grandmother, I pick up my grandson from school in Brampton every day. "
+                 "My daughter say there is maybe strike Monday. Is true?", at=late)
+    assert reply.startswith("Peel DSB, Monday, October 7: not decided yet: closures are possible.")
+
+
+def test_is_it_the_same_elsewhere_is_a_scope_question_unless_it_names_a_board(chat):
+    chat("does the office still collect money for pizza day during the work to rule")
+    assert chat("is it the same in catholic schools").startswith("It is not one board")
+    assert chat("is it like this in all of toronto or just my school").startswith("It is not one board")
+    chat("is school open monday? york region")
+    assert chat("is it the same for the catholic schools in markham").startswith("York Catholic DSB, Monday, October 7")
+
+
+def test_time_alone_after_the_talks_asks_when_they_are(chat):
+    friday = datetime(2019, 10, 4, 13, 10, tzinfo=TORONTO)
+    chat("talks today?", at=friday)
+    assert chat("time?").startswith("CUPE, the province and the school boards are due to resume talks on the afternoon")
