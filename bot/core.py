@@ -348,6 +348,7 @@ class Bot:
         if not index.cards:
             return
         matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None, analysis.english)
+        matches = readings.asked_the_same_way(matches, turn.question, self.subjects)  # "what day": a card on when
         if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
             general = [m for m in matches if not m.card.boards and m.card.topic == "school_status"]
             matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]

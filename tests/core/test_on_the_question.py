@@ -372,3 +372,8 @@ def test_time_alone_after_the_talks_asks_when_they_are(chat):
     friday = datetime(2019, 10, 4, 13, 10, tzinfo=TORONTO)
     chat("talks today?", at=friday)
     assert chat("time?").startswith("CUPE, the province and the school boards are due to resume talks on the afternoon")
+
+
+def test_what_day_gets_the_card_on_when_not_the_close_one_on_who(chat):
+    reply = chat("what day are the talks")
+    assert reply.startswith("Friday afternoon, Oct. 4: CUPE, the province and the school boards go back to the table")
