@@ -282,6 +282,11 @@ class AdminRecords:
             (platform, user_id),
         ).fetchone())
 
+    def recent_changes(self, limit: int = 50) -> list[dict]:
+        """The latest changes not undone, newest first (the web page's undo list)."""
+        rows = self.store.conn.execute(self._CHANGE + " WHERE undone_at IS NULL ORDER BY id DESC LIMIT ?", (limit,))
+        return [self._change(row) for row in rows.fetchall()]
+
     def mark_undone(self, change_id: int, at: datetime) -> bool:
         with self.store.transaction(knowledge=False) as conn:
             return conn.execute("UPDATE admin_changes SET undone_at = ? WHERE id = ? AND undone_at IS NULL",

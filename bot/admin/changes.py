@@ -206,6 +206,13 @@ def _may_undo(rights: Rights, change: dict) -> bool:
 
 @staff_command("undo", "/undo - take back your latest change, whatever it was (/undo ID for a given change)")
 def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    found = plan_undo(admin, msg, rights, argument)
+    return found if isinstance(found, str) else admin.propose(msg, *found)
+
+
+def plan_undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> tuple[dict, str] | str:
+    """(the undo action /confirm applies, its preview) for change `argument` (a number; empty: the person's
+    latest), or what to say when there is nothing to undo; Denied for a change of another board."""
     if argument:
         wanted = argument.lstrip("#").split()[0]
         if not wanted.isdigit():
@@ -222,7 +229,7 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     language = admin.language(msg)
     preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=action_words(change["kind"], language),
                         when=when(change["at"], language), summary=admin.summary(msg, change))
-    return admin.propose(msg, {"kind": "undo", "change": change["id"]}, preview)
+    return {"kind": "undo", "change": change["id"]}, preview
 
 
 @applies("undo")
