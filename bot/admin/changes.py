@@ -196,7 +196,7 @@ def cancel(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     return admin.say(msg, "admin_cancelled")
 
 
-def _may_undo(rights: Rights, change: dict) -> bool:
+def may_undo(rights: Rights, change: dict) -> bool:
     if change["kind"] in ("grant", "revoke"):
         return rights.province
     # Rights are for boards, not for one's own past changes: someone whose role
@@ -224,7 +224,7 @@ def plan_undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> tup
         change = admin.records.latest_change(msg.platform, msg.user_id)
         if change is None:
             return admin.say(msg, "admin_nothing_to_undo")
-    if not _may_undo(rights, change):
+    if not may_undo(rights, change):
         raise Denied.of("admin_undo_not_yours", number=change["id"], board=change["board"])
     language = admin.language(msg)
     preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=action_words(change["kind"], language),
@@ -237,7 +237,7 @@ def apply_undo(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendin
     change = admin.records.change(action["change"])
     if change is None or change["undone_at"] is not None:
         return admin.say(msg, "admin_undo_already")
-    if not _may_undo(rights, change):
+    if not may_undo(rights, change):
         raise Denied.of("admin_undo_denied")
     admin.records.mark_undone(change["id"], admin.at(msg))
     what = UNDO[change["kind"]](admin, msg, rights, change)
