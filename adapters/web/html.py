@@ -46,8 +46,11 @@ def link(href: str, text: object) -> Markup:
 
 
 def table(headers: Iterable[object], rows: Iterable[Iterable[object]], *, class_: str = "") -> Markup:
+    """A table; on a phone each row becomes a block whose cells are labelled with their column's header."""
+    headers = list(headers)
     head = join(tag("th", h, scope="col") for h in headers)
-    body = join(tag("tr", join(tag("td", cell) for cell in row)) for row in rows)
+    body = join(tag("tr", join(tag("td", cell, data_label=h) for h, cell in zip(headers, row, strict=True)))
+                for row in rows)
     return Markup(f'<div class="scroll"><table class="{esc(class_)}"><thead><tr>{head}</tr></thead>'
                   f"<tbody>{body}</tbody></table></div>")
 
@@ -118,6 +121,13 @@ nav ul { display: flex; flex-wrap: wrap; gap: 1rem; list-style: none; margin: 0;
 nav .who { margin-left: auto; font-size: .9rem; }
 h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; }
 .scroll { overflow-x: auto; }
+td { overflow-wrap: anywhere; }
+@media (max-width: 40rem) {
+  thead { display: none; }
+  tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
+  td { display: block; border: 0; padding: .1rem .25rem; }
+  td[data-label]:not([data-label=""])::before { content: attr(data-label) ": "; font-weight: 600; }
+}
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
 .said { white-space: pre-wrap; border-left: 3px solid var(--line); padding: .5rem .75rem; margin: 1rem 0; }
