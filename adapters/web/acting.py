@@ -18,6 +18,7 @@ from bot.admin import changes
 from bot.admin.changes import Admin
 from bot.admin.parsing import Denied, UsageProblem
 from bot.admin.plans import Plan, dump, preview
+from bot.broadcast import BroadcastError
 from bot.messages import ChatKind, Incoming
 
 WEB_NAME = "web page"  # the audit rows' name for changes made here
@@ -56,7 +57,7 @@ def attempt(admin: Admin, staff: Staff, run: Callable[[Incoming], Outcome]) -> O
         return run(msg)
     except Denied as denied:
         return Outcome(denied.said(admin.language(msg)), status=403)
-    except UsageProblem as problem:
+    except (UsageProblem, BroadcastError) as problem:
         return Outcome(problem.said(admin.language(msg)), status=400)
 
 

@@ -9,11 +9,13 @@ Routes (every one but the sign-in page and the stylesheet needs a session, adapt
 ``GET /board/ID``          one board; ``POST /board/ID/status`` previews a status for days
 ``GET /asking``            what parents are asking; ``POST /teach`` previews a card
 ``GET /audit``             the audit log with filters; ``POST /undo`` previews an undo
+``GET /broadcast``         compose and recent broadcasts; ``POST /broadcast`` previews one
+``GET /broadcast/ID``      its progress bar, which polls ``GET /broadcast/ID/progress`` (JSON)
 ``POST /confirm``          applies the preview shown (as /confirm); ``POST /cancel`` drops it
 =========================  ====================================================================
 
 Every response says: no caching, no framing, no referrer, and a content policy that allows only this
-site's stylesheet (no script, no other origin).
+site's stylesheet and its one script (the progress bar's, `/progress.js`), nothing of another origin.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
-from adapters.web import asking, audit, auth, boards, pages
+from adapters.web import asking, audit, auth, boards, broadcasts, pages
 from adapters.web.html import STYLE
-from adapters.web.keys import ADMIN, SETTINGS
+from adapters.web.keys import ADMIN, FIRST_SEEN, SETTINGS
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.core import Bot
@@ -35,8 +37,8 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("schoolbot.web")
 
 HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; "
-                               "frame-ancestors 'none'; base-uri 'none'",
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; script-src 'self'; connect-src 'self'; "
+                               "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",  # a sign-in link's token never leaves in a Referer header
     "X-Frame-Options": "DENY",
@@ -60,6 +62,9 @@ ROUTES = (
     ("GET", "/board/{board}", boards.board_page), ("POST", "/board/{board}/status", boards.set_status),
     ("GET", "/asking", asking.asking), ("POST", "/teach", asking.teach),
     ("GET", "/audit", audit.audit), ("POST", "/undo", audit.undo),
+    ("GET", "/broadcast", broadcasts.broadcasts), ("POST", "/broadcast", broadcasts.preview),
+    ("GET", "/broadcast/{id}", broadcasts.progress_page), ("GET", "/broadcast/{id}/progress", broadcasts.progress_json),
+    ("GET", "/progress.js", broadcasts.script),
     ("POST", "/confirm", pages.confirm), ("POST", "/cancel", pages.cancel),
 )
 
@@ -71,6 +76,7 @@ def make_app(bot: Bot, settings: Settings | None = None) -> web.Application:
     app = web.Application(middlewares=[auth.signed_in], client_max_size=256 * 1024)
     app[ADMIN] = Admin(bot)
     app[SETTINGS] = settings or bot.settings
+    app[FIRST_SEEN] = {}
     app.on_response_prepare.append(_headers)
     for method, path, handler in ROUTES:
         app.router.add_route(method, path, handler)

@@ -93,7 +93,7 @@ def said(text: str) -> Markup:
     return tag("div", text, class_="said")
 
 
-NAV = (("/", "Boards"), ("/asking", "What parents ask"), ("/audit", "Audit and undo"))
+NAV = (("/", "Boards"), ("/asking", "What parents ask"), ("/broadcast", "Broadcast"), ("/audit", "Audit and undo"))
 
 
 def page(title: str, body: object, *, who: str = "", csrf: str = "", status_line: str = "") -> str:
@@ -123,10 +123,10 @@ h1 { font-size: 1.4rem; } h2 { font-size: 1.15rem; margin-top: 1.6rem; }
 .scroll { overflow-x: auto; }
 td { overflow-wrap: anywhere; }
 @media (max-width: 40rem) {
-  thead { display: none; }
-  tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
-  td { display: block; border: 0; padding: .1rem .25rem; }
-  td[data-label]:not([data-label=""])::before { content: attr(data-label) ": "; font-weight: 600; }
+  .scroll thead { display: none; }
+  .scroll tr { display: block; border-bottom: 1px solid var(--line); padding: .4rem 0; }
+  .scroll td { display: block; border: 0; padding: .1rem .25rem; }
+  .scroll td[data-label]:not([data-label=""])::before { content: attr(data-label) ": "; font-weight: 600; }
 }
 table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid var(--line); }
@@ -142,4 +142,6 @@ input[type=text], input[type=date], textarea, select { display: block; width: 10
 button { font: inherit; padding: .35rem .9rem; }
 details { margin: .25rem 0 .75rem; }
 .count { font-weight: 600; white-space: nowrap; }
+progress { width: 100%; max-width: 40rem; height: 1.6rem; }
+table.counts { width: auto; }
 """

@@ -12,6 +12,8 @@ if TYPE_CHECKING:  # pragma: no cover
 
 ADMIN: web.AppKey[Admin] = web.AppKey("admin")  # the staff tools, with the bot, its store and roles
 SETTINGS: web.AppKey[Settings] = web.AppKey("settings")
+# broadcast id -> (monotonic time, messages done) when this process first showed its progress: the rate's start
+FIRST_SEEN: web.AppKey[dict[int, tuple[float, int]]] = web.AppKey("first_seen")
 
 # The signed-in person of a request (adapters.web.auth.Staff); a typed key where aiohttp has them (3.12+).
 STAFF = web.RequestKey("staff") if hasattr(web, "RequestKey") else "staff"

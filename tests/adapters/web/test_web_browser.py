@@ -62,6 +62,20 @@ async def signed_in(browser, site: str, store, user: str, viewport=DESKTOP):
     return page, link
 
 
+async def until_shown(page, wanted, seconds: float = 60) -> list[str]:
+    """The percentages the page shows (its own script moves them), until one is `wanted` (read from here: the
+    page's content policy allows no script of the test's)."""
+    import asyncio
+
+    shown = []
+    for _ in range(int(seconds / 0.05)):
+        shown.append(await page.inner_text("#p-percent"))
+        if wanted(shown[-1]):
+            return shown
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the page never showed it: {shown[-5:]}")
+
+
 async def shoot(page, name: str) -> None:
     ARTEFACTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=str(ARTEFACTS / f"{name}.png"), full_page=True)
@@ -119,3 +133,39 @@ async def test_teach_from_what_parents_ask_then_the_console_answers_with_it(brow
     out = io.StringIO()
     run_console(bot, start=THURSDAY, board="tdsb", stdin=io.StringIO(question + "\n"), stdout=out)
     assert "ukuleles are welcome" in out.getvalue()
+
+
+async def test_a_broadcast_to_2000_telegram_subscribers_whose_bar_reaches_100_percent(browser, site, bot, store,
+                                                                                       settings):
+    import asyncio
+
+    from adapters.telegram import open_sender
+    from bot.broadcast.worker import DeliveryWorker
+    from tests.fakes.telegram import FakeTelegram
+
+    for chat in range(10_000, 12_000):  # Telegram chat ids are numbers
+        store.subscribe("telegram", str(chat), "tdsb", "private", str(chat))
+    page, _ = await signed_in(browser, site, store, TDSB_STAFF, PHONE)
+    await page.click("text=Broadcast")
+    await page.fill("textarea[name=english]", "Schools are open Monday.")
+    await page.click("button:has-text('Preview')")
+    assert "2,000 recipients (telegram 2,000)" in await page.inner_text(".said")
+    await page.click("button:has-text('Confirm')")
+    assert "Broadcast #1 queued for 2,000 recipients" in await page.inner_text("main")
+    await page.goto(site + "/broadcast/1")
+    assert await page.inner_text("#p-percent") == "0%"
+
+    async with FakeTelegram() as fake:
+        telegram = settings.replace("telegram", token=fake.token, base_url=fake.base_url).replace(
+            "limits", telegram_per_second=0)
+        async with open_sender(telegram) as sender:
+            delivering = asyncio.create_task(DeliveryWorker(store, sender, telegram, poll_interval=0.01).run(once=True))
+            shown = await until_shown(page, lambda percent: percent != "0%")
+            await shoot(page, "broadcast-progress-phone")
+            await delivering
+            shown += await until_shown(page, lambda percent: percent == "100%")
+    assert len(set(shown)) > 2, shown  # the bar moved on its own, the page polling the progress endpoint
+    assert await page.get_attribute("#bar", "value") == await page.get_attribute("#bar", "max") == "2000"
+    assert await page.inner_text("#p-delivered") == "2,000" and await page.inner_text("#p-pending") == "0"
+    assert fake.send_count >= 2000
+    await shoot(page, "broadcast-done-phone")

@@ -18,13 +18,14 @@ def _routes(app) -> list[tuple[str, str]]:
         info = route.resource.get_info()
         path = info.get("path") or info.get("formatter", "")
         if route.method in ("GET", "POST") and path not in OPEN_PATHS:
-            found.append((route.method, path.replace("{board}", "tdsb")))
+            found.append((route.method, path.replace("{board}", "tdsb").replace("{id}", "1")))
     return found
 
 
 async def test_every_route_without_a_session_is_refused(client):
     routes = _routes(client.server.app)
-    assert {path for _, path in routes} >= {"/", "/board/tdsb", "/asking", "/audit", "/teach", "/undo", "/confirm"}
+    assert {path for _, path in routes} >= {"/", "/board/tdsb", "/asking", "/audit", "/teach", "/undo", "/confirm",
+                                             "/broadcast", "/broadcast/1/progress"}
     for method, path in routes:
         response = await client.request(method, path, data={"csrf": "x"} if method == "POST" else None)
         assert response.status == 401, (method, path)
