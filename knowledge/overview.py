@@ -44,3 +44,15 @@ def latest_questions(store, board: str, limit: int = 20) -> list[Asked]:
     rows = store.conn.execute(f"SELECT at, board, text, intent, confidence FROM question_log{where} "
                               "ORDER BY id DESC LIMIT ?", (*args, limit))
     return [Asked(*row) for row in rows]
+
+
+def questions_per_hour(store, since: date, boards: frozenset[str] | None, by: str) -> list[tuple[str, str, int]]:
+    """(hour "YYYY-MM-DDTHH" on the bot's clock, topic or board, count) of the questions since a day; `by` is
+    "intent" or "board"; only `boards` when given (None: every question)."""
+    column = {"intent": "intent", "board": "COALESCE(board, '')"}[by]
+    scope = "" if boards is None else f" AND board IN ({', '.join('?' * len(boards))})"
+    store.flush_questions()
+    rows = store.conn.execute(
+        f"SELECT substr(at, 1, 13) AS hour, {column}, COUNT(*) FROM question_log WHERE day >= ?{scope} "
+        "GROUP BY hour, 2 ORDER BY hour", (since.isoformat(), *sorted(boards or ())))
+    return [(hour, key, n) for hour, key, n in rows]

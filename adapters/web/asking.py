@@ -3,25 +3,31 @@
 The list is /unanswered's (bot/admin/stats.py: grouped by their normalised words, most frequent first, over
 the last days, for the person's boards); each question has a form that teaches an answer card through
 /teach's action (`card_action`, its preview, /confirm, its audit row and /undo): once confirmed, the bot
-answers that question with it.
+answers that question with it. Below, charts of questions per hour by topic and by board (adapters/web/charts.py).
 """
 
 from __future__ import annotations
+
+from datetime import datetime, time, timedelta
 
 from aiohttp import web
 
 from adapters.web import acting
 from adapters.web.acting import Outcome
 from adapters.web.auth import Staff, staff_of
+from adapters.web.charts import hourly_chart, hours_between, rows_of
 from adapters.web.html import Markup, field, form, hidden, join, select, tag, text_input, textarea
 from adapters.web.keys import ADMIN
 from adapters.web.pages import preview_page, respond
 from bot.admin.stats import LOW_CONFIDENCE_MARGIN, unanswered
 from bot.admin.teaching import card_action, preview_card
+from bot.admin.vocabulary import topic_words
 from knowledge.model import ALL_BOARDS
+from knowledge.overview import questions_per_hour
 
 DAYS = (1, 3, 7, 14, 30)
 SHOWN = 30  # questions listed
+CHART_DAYS = 7  # at most, in the charts
 
 
 def board_choices(admin, staff: Staff) -> list[tuple[str, str]]:
@@ -58,7 +64,25 @@ async def asking(request: web.Request) -> web.Response:
                                         + teach_form(staff.csrf, choices, question))))
                  for count, question in found)
     body = intro + tag("p", periods) + (tag("ol", items) if found else tag("p", "Nothing unanswered: good."))
-    return respond(request, "What parents are asking", body)
+    return respond(request, "What parents are asking", body + charts(admin, boards, min(days, CHART_DAYS)))
+
+
+def charts(admin, boards: frozenset[str] | None, days: int) -> Markup:
+    """Questions per hour over the last `days` days, by topic and by board (the person's boards only)."""
+    now = admin.bot.clock()
+    since = now.date() - timedelta(days=days - 1)
+    hours = hours_between(datetime.combine(since, time(0), now.tzinfo), now)
+    knowledge = admin.knowledge()
+
+    def board_name(board_id: str) -> str:
+        board = knowledge.board(board_id)
+        return board.display if board else "no board named"
+
+    by_topic = rows_of(questions_per_hour(admin.store, since, boards, "intent"), hours, topic_words)
+    by_board = rows_of(questions_per_hour(admin.store, since, boards, "board"), hours, board_name)
+    return join((tag("h2", f"Questions per hour, last {days} day(s)"),
+                 hourly_chart("Questions per hour by topic", hours, by_topic),
+                 hourly_chart("Questions per hour by board", hours, by_board)))
 
 
 async def teach(request: web.Request) -> web.Response:

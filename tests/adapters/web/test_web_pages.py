@@ -123,3 +123,15 @@ async def test_teach_an_answer_from_what_parents_ask_and_the_console_answers_wit
     out = io.StringIO()
     run_console(bot, start=THURSDAY, board="tdsb", stdin=io.StringIO(question + "\n"), stdout=out)
     assert "ukuleles are welcome" in out.getvalue()
+
+
+async def test_questions_per_hour_are_drawn_by_topic_and_by_board_without_colour(client, bot, store):
+    for text in ("is school open monday in tdsb?", "is tdsb open tomorrow", "<b>will peel buses run</b>"):
+        bot.handle(message(text, user=PARENT))
+    await sign_in(client, store, ADMIN)
+    page = await (await client.get("/asking?days=3")).text()
+    assert page.count("<svg") == 2 and "Questions per hour by topic" in page and "by board" in page
+    assert 'fill="currentColor"' in page and "#" not in page.split("<svg", 1)[1].split("</svg>")[0]  # no colours
+    assert "school_status" in page and ">TDSB</text>" in page
+    assert "2019-10-03 09h: 2</title>" in page  # the two TDSB questions of Thursday 9:00, as a tooltip
+    assert "<b>" not in page
