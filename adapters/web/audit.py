@@ -12,7 +12,7 @@ from aiohttp import web
 from adapters.web import acting
 from adapters.web.acting import Outcome
 from adapters.web.auth import staff_of
-from adapters.web.html import Markup, field, form, hidden, join, tag, table, text_input
+from adapters.web.html import Markup, field, form, hidden, join, table, tag, text_input
 from adapters.web.keys import ADMIN
 from adapters.web.pages import preview_page, respond
 from bot.admin.audit import before_after, visible_rows

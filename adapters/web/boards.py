@@ -17,7 +17,7 @@ from aiohttp import web
 from adapters.web import acting
 from adapters.web.acting import Outcome
 from adapters.web.auth import staff_of
-from adapters.web.html import Markup, field, form, join, link, select, tag, table, text_input, textarea
+from adapters.web.html import Markup, field, form, join, link, select, table, tag, text_input, textarea
 from adapters.web.keys import ADMIN, SETTINGS
 from adapters.web.pages import no_board, preview_page, refused, respond
 from bot import answers

@@ -17,7 +17,7 @@ from aiohttp import web
 from adapters.web import acting
 from adapters.web.acting import Outcome
 from adapters.web.auth import staff_of
-from adapters.web.html import Markup, field, join, link, select, tag, table, textarea
+from adapters.web.html import Markup, field, join, link, select, table, tag, textarea
 from adapters.web.html import form as html_form
 from adapters.web.keys import ADMIN, FIRST_SEEN
 from adapters.web.pages import preview_page, refused, respond

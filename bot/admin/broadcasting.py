@@ -91,7 +91,7 @@ def broadcast(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str
         raise UsageProblem(admin.say(msg, "admin_broadcast_what"))
     plan = broadcast_plan(admin, msg, rights, found[0].group(0), rest(argument, found, 1))
     if plan.recipients.total == 0:
-        return admin.say(msg, "admin_no_subscribers", board=admin.board_name(board_id, admin.language(msg)))
+        return admin.say(msg, "admin_no_subscribers", board=admin.board_name(plan.board, admin.language(msg)))
     return admin.propose(msg, plan, preview_broadcast(plan, admin.language(msg)))
 
 
