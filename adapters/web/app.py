@@ -6,7 +6,8 @@ Routes (every one but the sign-in page and the stylesheet needs a session, adapt
 ``GET /signin?token=``     the page a one-time link opens; ``POST /signin`` uses the link
 ``POST /signout``          ends the session
 ``GET /``                  boards at a glance (adapters/web/boards.py)
-``GET /board/ID``          one board; ``POST /board/ID/status`` previews a status for days
+``GET /board/ID``          one board; ``POST /board/ID/status`` previews a status for days,
+                           ``POST /board/ID/event`` an event; ``POST /phase`` the end of a phase
 ``GET /asking``            what parents are asking; ``POST /teach`` previews a card
 ``GET /audit``             the audit log with filters; ``POST /undo`` previews an undo
 ``GET /broadcast``         compose and recent broadcasts; ``POST /broadcast`` previews one
@@ -60,6 +61,7 @@ ROUTES = (
     ("GET", "/signin", auth.signin_page), ("POST", "/signin", auth.signin), ("POST", "/signout", auth.signout),
     ("GET", "/", boards.overview),
     ("GET", "/board/{board}", boards.board_page), ("POST", "/board/{board}/status", boards.set_status),
+    ("POST", "/board/{board}/event", boards.add_event), ("POST", "/phase", boards.end_phase),
     ("GET", "/asking", asking.asking), ("POST", "/teach", asking.teach),
     ("GET", "/audit", audit.audit), ("POST", "/undo", audit.undo),
     ("GET", "/broadcast", broadcasts.broadcasts), ("POST", "/broadcast", broadcasts.preview),

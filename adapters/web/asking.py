@@ -18,7 +18,7 @@ from adapters.web.auth import Staff, staff_of
 from adapters.web.charts import hourly_chart, hours_between, rows_of
 from adapters.web.html import Markup, field, form, hidden, join, select, tag, text_input, textarea
 from adapters.web.keys import ADMIN
-from adapters.web.pages import preview_page, respond
+from adapters.web.pages import one_line, preview_page, respond
 from bot.admin.stats import LOW_CONFIDENCE_MARGIN, unanswered
 from bot.admin.teaching import card_action, preview_card
 from bot.admin.vocabulary import topic_words
@@ -93,12 +93,8 @@ async def teach(request: web.Request) -> web.Response:
     def plan(msg) -> Outcome:
         board = str(posted.get("board", ""))
         phrasings = [p.strip() for p in str(posted.get("phrasings", "")).split(";") if p.strip()]
-        action = card_action(admin, staff.rights, [board] if board else [], _line(posted.get("question")),
-                             _line(posted.get("answer")), msg.time.date(), details=_line(posted.get("details")),
-                             phrasings=phrasings, source=_line(posted.get("source")))
+        action = card_action(admin, staff.rights, [board] if board else [], one_line(posted.get("question")),
+                             one_line(posted.get("answer")), msg.time.date(), details=one_line(posted.get("details")),
+                             phrasings=phrasings, source=one_line(posted.get("source")))
         return acting.propose(admin, msg, action, preview_card(action, admin.language(msg)))
     return preview_page(request, "Teach an answer", acting.attempt(admin, staff, plan), "/asking")
-
-
-def _line(value: object) -> str:
-    return " ".join(str(value or "").split())

@@ -19,12 +19,13 @@ from adapters.web.acting import Outcome
 from adapters.web.auth import staff_of
 from adapters.web.html import Markup, field, form, join, link, select, table, tag, text_input, textarea
 from adapters.web.keys import ADMIN, SETTINGS
-from adapters.web.pages import no_board, preview_page, refused, respond
+from adapters.web.pages import no_board, one_line, preview_page, refused, respond
 from bot import answers
+from bot.admin.knowledge_changes import event_plan, plan_endphase
 from bot.admin.statuses import status_plan
-from bot.admin.vocabulary import status_ids
+from bot.admin.vocabulary import event_kind, phase_choices, phase_name, status_ids
 from bot.replies import source_name
-from knowledge.model import ALL_BOARDS, Board, Status
+from knowledge.model import ALL_BOARDS, TIMELINE_KINDS, Board, Status
 from knowledge.overview import latest_questions, questions_per_board, subscribers_per_board
 from knowledge.snapshot import Knowledge
 
@@ -81,6 +82,9 @@ async def overview(request: web.Request) -> web.Response:
     headers = ("Board", f"Today ({today:%a %b %d})", f"Next school day ({following:%a %b %d})", "Source and age",
                "Subscribers", "Questions today")
     body = table(headers, rows, class_="boards") if rows else tag("p", "No board of the active packs is yours.")
+    if staff.rights.province:
+        body += tag("h2", "End a phase (province admins)") + phase_form(knowledge, admin.store.staff_pack(),
+                                                                        staff.csrf)
     return respond(request, "Boards at a glance", tag("p", note, class_="note") + body)
 
 
@@ -123,6 +127,16 @@ def status_form(knowledge: Knowledge, board: Board, csrf: str, today: date) -> M
     return form(f"/board/{board.id}/status", csrf, fields, "Preview")
 
 
+def event_form(board: Board, csrf: str, today: date, province: bool) -> Markup:
+    options = [(kind, event_kind(kind, "en")) for kind in TIMELINE_KINDS]
+    fields = [field("Kind", select("kind", options)),
+              field("Day", text_input("day", today.isoformat(), kind="date", required=True)),
+              field("What happens", textarea("text", required=True, rows=2))]
+    if province:
+        fields.append(field("For", select("everywhere", [("", board.display), ("yes", "all boards")])))
+    return form(f"/board/{board.id}/event", csrf, join(fields), "Preview")
+
+
 async def board_page(request: web.Request) -> web.Response:
     board = _board(request)
     if isinstance(board, web.Response):
@@ -138,6 +152,7 @@ async def board_page(request: web.Request) -> web.Response:
     sections = (
         ("Coming school days", _coming_days(knowledge, board, now)),
         ("Set the status for some days", status_form(knowledge, board, staff.csrf, now.date())),
+        ("Add an event to the timeline", event_form(board, staff.csrf, now.date(), staff.rights.province)),
         ("Status entries", _entries(knowledge, board, now)),
         ("Services withdrawn", table(("Who", "What stopped", "Phase", "Source"), services)),
         ("Timeline", table(("Day", "Kind", "What", "Source"), events)),
@@ -149,23 +164,60 @@ async def board_page(request: web.Request) -> web.Response:
     return respond(request, board.name, body)
 
 
-async def set_status(request: web.Request) -> web.Response:
-    """Read the form into /setstatus's plan and show its preview (Confirm applies it as /confirm does)."""
+async def _board_form(request: web.Request, title: str, make) -> web.Response:
+    """A board's form read into a plan by `make(admin, staff, msg, board, posted) -> Outcome`, and its preview."""
     board = _board(request)
     if isinstance(board, web.Response):
         return board
     admin, staff = request.app[ADMIN], staff_of(request)
     posted = await request.post()
+    outcome = acting.attempt(admin, staff, lambda msg: make(admin, staff, msg, board, posted))
+    return preview_page(request, f"{title} of {board.display}", outcome, f"/board/{board.id}")
+
+
+def _status(admin, staff, msg, board: Board, posted) -> Outcome:
+    start, until = _day(posted.get("start")), _day(posted.get("until"))
+    if start is None:
+        return Outcome("Give the first day (From) as a date.", status=400)
+    return acting.propose_plan(admin, msg, status_plan(admin, msg, staff.rights, board.id, str(posted.get("status", "")),
+                                                       start, until, one_line(posted.get("note"))))
+
+
+def _event(admin, staff, msg, board: Board, posted) -> Outcome:
+    day = _day(posted.get("day"))
+    if day is None:
+        return Outcome("Give the event's day as a date.", status=400)
+    target = ALL_BOARDS if posted.get("everywhere") == "yes" else board.id
+    return acting.propose_plan(admin, msg, event_plan(admin, msg, staff.rights, target, str(posted.get("kind", "")),
+                                                      day, one_line(posted.get("text"))))
+
+
+async def set_status(request: web.Request) -> web.Response:
+    """Read the form into /setstatus's plan and show its preview (Confirm applies it as /confirm does)."""
+    return await _board_form(request, "Status", _status)
+
+
+async def add_event(request: web.Request) -> web.Response:
+    """Read the form into /addevent's plan and show its preview."""
+    return await _board_form(request, "Event", _event)
+
+
+async def end_phase(request: web.Request) -> web.Response:
+    """Read the form into /endphase's action (province admins) and show its preview."""
+    admin, staff = request.app[ADMIN], staff_of(request)
+    posted = await request.post()
 
     def plan(msg) -> Outcome:
-        start, until = _day(posted.get("start")), _day(posted.get("until"))
-        if start is None:
-            return Outcome("Give the first day (From) as a date.", status=400)
-        return acting.propose_plan(admin, msg, status_plan(admin, msg, staff.rights, board.id,
-                                                           str(posted.get("status", "")), start, until,
-                                                           " ".join(str(posted.get("note", "")).split())))
-    outcome = acting.attempt(admin, staff, plan)
-    return preview_page(request, f"Status of {board.display}", outcome, f"/board/{board.id}")
+        found = plan_endphase(admin, msg, staff.rights, str(posted.get("phase", "")))
+        return Outcome(found, status=409) if isinstance(found, str) else acting.propose(admin, msg, *found)
+    return preview_page(request, "End a phase", acting.attempt(admin, staff, plan), "/")
+
+
+def phase_form(knowledge: Knowledge, pack: str, csrf: str) -> Markup:
+    phases = sorted(set(phase_choices(knowledge, pack).values()))
+    options = [(phase, phase_name(knowledge, pack, phase, "en")) for phase in phases]
+    return form("/phase", csrf, field("Every service withdrawn in this phase is back to normal:",
+                                      select("phase", options)), "Preview")
 
 
 def _day(value: object) -> date | None:

@@ -60,6 +60,11 @@ async def cancel(request: web.Request) -> web.Response:
     return outcome_page(request, "Cancelled" if not outcome.refused else "Not cancelled", outcome, back)
 
 
+def one_line(value: object) -> str:
+    """A form's text as one line, its runs of spaces and line breaks made one space."""
+    return " ".join(str(value or "").split())
+
+
 def refused(request: web.Request, status: int, text: str) -> web.Response:
     """A page the person may not see (another board's), or one that does not exist."""
     return respond(request, "Not shown", tag("p", text, class_="problem"), status=status)

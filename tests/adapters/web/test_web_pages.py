@@ -135,3 +135,25 @@ async def test_questions_per_hour_are_drawn_by_topic_and_by_board_without_colour
     assert "school_status" in page and ">TDSB</text>" in page
     assert "2019-10-03 09h: 2</title>" in page  # the two TDSB questions of Thursday 9:00, as a tooltip
     assert "<b>" not in page
+
+
+async def test_add_an_event_and_end_a_phase_as_chat_does(client, bot, store):
+    csrf = await sign_in(client, store, TDSB_STAFF)
+    form = {"csrf": csrf, "kind": "bargaining", "day": "2019-10-04", "text": "Talks resume at <10 a.m.>"}
+    assert (await client.post("/board/tdsb/event", data={**form, "everywhere": "yes"})).status == 403  # all: province
+    preview = await client.post("/board/tdsb/event", data=form)
+    text = await preview.text()
+    assert preview.status == 200 and "Talks resume at &lt;10 a.m.&gt;" in text
+    assert store.admin.latest_pending("test", TDSB_STAFF)["action"]["kind"] == "event"
+    await client.post("/confirm", data={"csrf": csrf, "pending": PENDING.search(text).group(1)})
+    assert store.audit_rows(1)[0]["action"] == "addevent"
+    assert "Talks resume at &lt;10 a.m.&gt;" in await (await client.get("/board/tdsb")).text()
+    assert (await client.post("/phase", data={"csrf": csrf, "phase": "work_to_rule"})).status == 403
+
+    await client.post("/signout", data={"csrf": csrf})
+    csrf = await sign_in(client, store, ADMIN)
+    assert "End a phase (province admins)" in await (await client.get("/")).text()
+    preview = await (await client.post("/phase", data={"csrf": csrf, "phase": "work_to_rule"})).text()
+    assert "work-to-rule" in preview.lower()
+    done = await client.post("/confirm", data={"csrf": csrf, "pending": PENDING.search(preview).group(1)})
+    assert done.status == 200 and store.audit_rows(1)[0]["action"] == "endphase"
