@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from adapters.platforms import private_chat
 from adapters.web.auth import Staff
 from bot.admin import changes
 from bot.admin.changes import Admin
@@ -40,10 +41,11 @@ class Outcome:
 
 
 def message(admin: Admin, staff: Staff) -> Incoming:
-    """The person as chat's staff tools see them: a private message from their platform user id, now."""
+    """The person as chat's staff tools see them: a message in their private chat with the bot (where a
+    broadcast's final report goes), from their platform user id, now."""
     session = staff.session
-    return Incoming(session.platform, session.user_id, session.user_id, "", admin.bot.clock(), ChatKind.PRIVATE,
-                    user_name=WEB_NAME)
+    return Incoming(session.platform, private_chat(session.platform, session.user_id), session.user_id, "",
+                    admin.bot.clock(), ChatKind.PRIVATE, user_name=WEB_NAME)
 
 
 def language(admin: Admin, staff: Staff) -> str:

@@ -60,3 +60,16 @@ async def test_serve_runs_the_page_beside_the_bot_and_stops_with_it(bot, store, 
     finally:
         stop.set()
         await asyncio.wait_for(served, 20)
+
+
+def test_a_web_broadcasts_report_goes_to_the_persons_private_chat_on_their_platform(store, bot):
+    from adapters.web.acting import message
+    from adapters.web.auth import Staff
+    from bot.admin import Admin
+    from bot.roles import Rights
+    from knowledge.web_access import WebSession
+
+    admin = Admin(bot)
+    for platform, user, chat in (("discord", "42", "dm:42"), ("telegram", "555", "555"), ("console", "local", "local")):
+        staff = Staff(WebSession(platform, user, "csrf", bot.clock()), Rights(platform, user, province=True))
+        assert message(admin, staff).chat_id == chat
