@@ -11,6 +11,7 @@ outbox's counts (`Outbox.progress`); the rate is measured between two polls of t
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 from aiohttp import web
 
@@ -22,7 +23,9 @@ from adapters.web.html import form as html_form
 from adapters.web.keys import ADMIN, FIRST_SEEN
 from adapters.web.pages import preview_page, refused, respond
 from bot.admin.broadcasting import broadcast_plan
+from bot.admin.plans import BroadcastPlan
 from bot.broadcast import Progress
+from bot.text import plain, split_text
 from knowledge.model import ALL_BOARDS
 
 SHOWN = 20  # recent broadcasts listed
@@ -92,8 +95,23 @@ async def preview(request: web.Request) -> web.Response:
         made = broadcast_plan(admin, msg, staff.rights, str(posted.get("board", "")), body)
         if made.recipients.total == 0:
             return Outcome(f"Nobody is subscribed to {made.board}'s updates: nothing to send.", status=409)
-        return acting.propose_plan(admin, msg, made)
+        shown = acting.propose_plan(admin, msg, made)
+        return replace(shown, text=shown.text + "\n\n" + on_each_platform(made, admin.settings))
     return preview_page(request, "Broadcast", acting.attempt(admin, staff, plan), "/broadcast")
+
+
+def on_each_platform(plan: BroadcastPlan, settings) -> str:
+    """How the text arrives on each platform of its recipients: in one message, or in parts at its limit."""
+    from adapters.platforms import PLATFORMS
+
+    limits = {p.name: p.limits(settings).max_chars for p in PLATFORMS}
+    lines = []
+    for platform, chats in plan.recipients.platforms:
+        limit = limits.get(platform)
+        parts = max(len(split_text(plain(text), limit)) for text in (plan.text, plan.text_fr)) if limit else 1
+        arrives = "one message" if parts == 1 else f"{parts} messages (its limit is {limit:,} characters)"
+        lines.append(f"On {platform} ({chats:,} chats): {arrives}, plain text, no mentions.")
+    return "\n".join(lines)
 
 
 def numbers(request: web.Request, p: Progress) -> dict:

@@ -37,6 +37,7 @@ async def test_a_broadcast_to_1000_subscribers_and_its_progress_while_it_is_deli
     text = await preview.text()
     assert preview.status == 200 and "1,001 recipients" in text
     assert "----- in English (1,000) -----" in text and "----- in French (1) -----" in text
+    assert "On test (1,001 chats): one message" in text
     assert store.admin.latest_pending("test", TDSB_STAFF)["action"]["kind"] == "broadcast"  # chat's plan
     done = await client.post("/confirm", data={"csrf": csrf, "pending": PENDING.search(text).group(1)})
     assert done.status == 200 and "Broadcast #1 queued for 1,001 recipients" in await done.text()
@@ -78,3 +79,14 @@ async def test_board_staff_see_only_their_boards_broadcasts(client, bot, store):
     assert nobody.status == 409 and "Nobody is subscribed" in await nobody.text()
     empty = await client.post("/broadcast", data={"csrf": csrf, "board": "tdsb", "english": ""})
     assert empty.status == 400
+
+
+async def test_the_preview_says_how_a_long_text_arrives_on_each_platform(client, store):
+    for chat in range(3):
+        store.subscribe("discord", f"dm:{chat}", "tdsb", "private", str(chat))
+        store.subscribe("telegram", str(chat), "tdsb", "private", str(chat))
+    csrf = await sign_in(client, store, TDSB_STAFF)
+    long = " ".join(["Schools are open Monday with reduced cleaning."] * 60)  # about 2,800 characters
+    text = await (await client.post("/broadcast", data={"csrf": csrf, "board": "tdsb", "english": long})).text()
+    assert "On discord (3 chats): 2 messages (its limit is 2,000 characters)" in text
+    assert "On telegram (3 chats): one message" in text
