@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from bot.answers import phase_named
+from bot.timeline_answers import phase_named
 from bot.asked import WEAK, words_of
 from bot.dates.vocabulary import MONTH_WORDS
 from bot.matcher import FILLER
