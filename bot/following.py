@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, conversation, replies, timeliness
+from bot import answer_memo, answers, conversation, replies, social_turns, timeliness
 from bot.answering import ASKED_AGAIN_TOPICS, BOARD_DAY_TOPICS, DAY_TOPICS, HANDLERS, on_dispute_issues
 from bot.boards import KIND_WORDS, BoardMention
 from bot.matcher import FILLER
@@ -37,12 +37,12 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         texts = _board_given(bot, turn)
         if texts is not None:
             return texts
-    social = conversation.social_turn(norm)
+    social = social_turns.social_turn(norm)
     if social is None and analysis.intent in ("help", "unknown") and analysis.board is None \
             and analysis.date is None and not analysis.weekend and not bot.subjects.find(norm):
-        social = conversation.reaction(norm)
+        social = social_turns.reaction(norm)
     if social is None:
-        social = conversation.plan_stated(norm)  # "ok I'll ask the teacher": nothing asked
+        social = social_turns.plan_stated(norm)  # "ok I'll ask the teacher": nothing asked
     if social is not None:
         analysis.intent = "help"
         lang = turn.voice.language
@@ -53,7 +53,7 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         if social == "ok":
             return [replies.acknowledged(lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
-    recent = _how_recent(turn) if conversation.asks_how_recent(norm) and analysis.date is None else None
+    recent = _how_recent(turn) if social_turns.asks_how_recent(norm) and analysis.date is None else None
     if recent is not None:
         analysis.intent = "updates_source"  # "why don't you know?", "so basically nobody knows": how old the news is
         if fresh:
