@@ -44,7 +44,8 @@ import datetime
 from dataclasses import dataclass
 
 from bot.dates.formatting import as_date, describe_day
-from bot.dates.parser import first_date, speaks_of_weekend
+from bot.dates.parser import first_date
+from bot.dates.weekend import speaks_of_weekend
 from bot.dates.tokens import Tokens, lower_keeping_places
 
 __all__ = ["DateMention", "describe_day", "find_date", "mentions_weekend"]

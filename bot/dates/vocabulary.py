@@ -126,6 +126,8 @@ _FRENCH_COUNTS = {"weekdays": 7, "months": 12, "months_short": 12}
 
 def _french_names(value, problems: list[str]) -> dict[str, tuple[str, ...]]:
     """french_names: the words French replies write (weekdays, months, short months), checked."""
+    from knowledge.reading import shown  # only when the cache is cold, as in _load
+
     if not isinstance(value, dict) or set(value) != set(_FRENCH_COUNTS):
         problems.append(f"french_names: expected exactly the entries {', '.join(_FRENCH_COUNTS)}")
         value = value if isinstance(value, dict) else {}
