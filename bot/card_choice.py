@@ -62,7 +62,10 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
         matches = [m for m in matches if m.card.topic == "unknown" or m in naming]
         pick = choose_on_topic(matches, naming)  # the pack's word on it before "I have no information"
     else:
-        pick = choose(matches, analysis.intent, analysis.confidence, analysis.abstained)
+        intent = analysis.intent
+        if matches and matches[0].card.topic != intent and readings.asked_alike(matches[0].card, turn.question, subjects):
+            intent = matches[0].card.topic  # "why are teachers striking?": a card asked why answers, not who
+        pick = choose(matches, intent, analysis.confidence, analysis.abstained)
     # The intent reported stays the matcher's when it was sure; a card found where it was not
     # sure reports the card's topic (an intent, or "unknown").
     if pick.card is not None:

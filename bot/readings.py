@@ -238,3 +238,12 @@ def asked_the_same_way(matches: list[Match], question: str, subjects: Subjects) 
 
 def _card_asks(subjects: Subjects, kind: str, card) -> bool:
     return subjects.asks_for(kind, card.question) or subjects.asks_for(kind, (card.fr or {}).get("question") or "")
+
+
+_KINDS_ALIKE = ("reason", "amount", "time")
+
+
+def asked_alike(card, question: str, subjects: Subjects) -> bool:
+    """Whether the card's own question asks for the one kind of answer the question asks for (why, how much, when)."""
+    kinds = [kind for kind in _KINDS_ALIKE if subjects.asks_for(kind, question)]
+    return len(kinds) == 1 and _card_asks(subjects, kinds[0], card)

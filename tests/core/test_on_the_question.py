@@ -228,7 +228,8 @@ def test_a_health_detail_before_the_question_does_not_hide_what_is_asked(chat):
 
 def test_when_a_phase_starts_or_whether_it_is_over_gets_its_dates_not_its_meaning(chat):
     sunday = datetime(2019, 9, 29, 21, 35, tzinfo=TORONTO)
-    assert chat("and work to rule starts when exactly", at=sunday).startswith("Mon Sep 30: Work-to-rule starts at 12:01")
+    # a card asked "when" answers it (stop 15), else the timeline: either way the date first
+    assert chat("and work to rule starts when exactly", at=sunday).startswith("At 12:01 a.m. on Monday, Sept. 30: work-to")
     assert chat("is the work to rule over too").startswith("Mon Sep 30")
     assert chat("what is work to rule").startswith("Staff keep doing their regular paid work")
     assert not chat("pendant la grève du zèle, ils travaillent quand même?").startswith("lun. 30 sept.")
@@ -377,3 +378,9 @@ def test_time_alone_after_the_talks_asks_when_they_are(chat):
 def test_what_day_gets_the_card_on_when_not_the_close_one_on_who(chat):
     reply = chat("what day are the talks")
     assert reply.startswith("Friday afternoon, Oct. 4: CUPE, the province and the school boards go back to the table")
+
+
+def test_a_card_asked_for_what_the_question_asks_answers_over_a_sure_intent_of_another_topic(chat):
+    monday = datetime(2019, 9, 30, 19, 0, tzinfo=TORONTO)
+    reply = chat("how long will the work to rule last", at=monday)
+    assert reply.startswith("I don't know: none of the reports says how long the job action would last")
