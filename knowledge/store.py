@@ -35,6 +35,7 @@ from knowledge.model import (
     TimelineEvent,
     WithdrawnService,
 )
+from knowledge.outbox_rows import OutboxRows
 from knowledge.people import HeldContexts, PeopleRecords
 from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrouble
 from knowledge.rows import read_knowledge, row_of
@@ -75,6 +76,7 @@ class Store(PeopleRecords):
         self.contexts = HeldContexts(self)
         self.questions = QuestionLog(self)
         self.admin = AdminRecords(self)
+        self.outbox = OutboxRows(self)  # broadcasts and their deliveries
         self._create_tables()
 
     # ---------------------------------------------------------------- schema

@@ -206,12 +206,7 @@ def cmd_deliveries(args: argparse.Namespace) -> int:
         print(f"created {p.created} by {p.author}" + (f", finished {p.finished}" if p.finished else ""))
         for platform, states in sorted(outbox.by_platform(p.id).items()):
             print(f"  {platform}: " + ", ".join(f"{s} {n:,}" for s, n in sorted(states.items())))
-        problems = store.conn.execute(
-            "SELECT platform, chat_id, state, attempts, detail FROM deliveries WHERE broadcast_id = ? "
-            "AND (state IN ('failed', 'blocked') OR (state = 'pending' AND attempts > 0)) ORDER BY id LIMIT 20",
-            (p.id,),
-        ).fetchall()
-        for platform, chat, state, attempts, detail in problems:
+        for platform, chat, state, attempts, detail in outbox.troubled(p.id):
             print(f"  {state:<8} {platform}:{chat} after {attempts} attempt(s): {detail or '-'}")
         print("text:\n" + p.body)
         return 0
