@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from knowledge import schema
+from knowledge.leases import Leases
 from knowledge.model import (
     Board,
     Card,
@@ -77,6 +78,7 @@ class Store(PeopleRecords):
         self.questions = QuestionLog(self)
         self.admin = AdminRecords(self)
         self.outbox = OutboxRows(self)  # broadcasts and their deliveries
+        self.leases = Leases(self)  # which worker delivers each platform's outbox
         self._create_tables()
 
     # ---------------------------------------------------------------- schema
