@@ -39,6 +39,7 @@ from knowledge.model import (
 from knowledge.outbox_rows import OutboxRows
 from knowledge.people import HeldContexts, PeopleRecords
 from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrouble
+from knowledge.reply_rows import ReplyRows
 from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
 
@@ -79,6 +80,7 @@ class Store(PeopleRecords):
         self.admin = AdminRecords(self)
         self.outbox = OutboxRows(self)  # broadcasts and their deliveries
         self.leases = Leases(self)  # which worker delivers each platform's outbox
+        self.replies = ReplyRows(self)  # replies to users not sent yet
         self._create_tables()
 
     # ---------------------------------------------------------------- schema
