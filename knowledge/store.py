@@ -42,6 +42,7 @@ from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrou
 from knowledge.reply_rows import ReplyRows
 from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
+from knowledge.telegram_updates import TelegramUpdates
 
 SCHEMA_VERSION = schema.VERSION
 PK = ("pack", "id")  # every knowledge entry is keyed by its pack and its id
@@ -81,6 +82,7 @@ class Store(PeopleRecords):
         self.outbox = OutboxRows(self)  # broadcasts and their deliveries
         self.leases = Leases(self)  # which worker delivers each platform's outbox
         self.replies = ReplyRows(self)  # replies to users not sent yet
+        self.telegram_updates = TelegramUpdates(self)  # the Telegram update journal
         self._create_tables()
 
     # ---------------------------------------------------------------- schema
