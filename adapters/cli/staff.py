@@ -58,8 +58,9 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     name = board_title(knowledge, board_id)
     outbox = Outbox(store)
     now = datetime.now(time_zone(settings, store.knowledge()))
+    author = _author()
     try:
-        plan = plan_broadcast(knowledge, outbox, f"{CLI_PLATFORM}:{_author()}", query, board_id, body,
+        plan = plan_broadcast(knowledge, outbox, f"{CLI_PLATFORM}:{author}", query, board_id, body,
                               now, settings.limits.broadcast_max_chars)
     except BroadcastError as exc:
         raise UsageError(str(exc)) from None
@@ -75,7 +76,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
         if answer not in ("y", "yes"):
             print("Not sent.")
             return 1
-    broadcast_id = queue(outbox, plan)
+    broadcast_id = queue(outbox, plan, name=author)  # audited as cli:<os user>, as `schoolbot grant` is
     print(f"Broadcast #{broadcast_id} is in the outbox for {total:,} recipients.")
     if args.deliver:
         return deliver_now(settings, store, outbox, broadcast_id)
