@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from knowledge import schema
-from knowledge.leases import Leases
 from knowledge.model import (
     Board,
     Card,
@@ -36,13 +35,11 @@ from knowledge.model import (
     TimelineEvent,
     WithdrawnService,
 )
-from knowledge.outbox_rows import OutboxRows
+from knowledge.messaging import MessageRecords
 from knowledge.people import HeldContexts, PeopleRecords
 from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrouble
-from knowledge.reply_rows import ReplyRows
 from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
-from knowledge.telegram_updates import TelegramUpdates
 
 SCHEMA_VERSION = schema.VERSION
 PK = ("pack", "id")  # every knowledge entry is keyed by its pack and its id
@@ -57,7 +54,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Store(PeopleRecords):
+class Store(PeopleRecords, MessageRecords):
     """One database file. Create with :func:`open_store`."""
 
     def __init__(self, path: str | Path):
@@ -79,10 +76,6 @@ class Store(PeopleRecords):
         self.contexts = HeldContexts(self)
         self.questions = QuestionLog(self)
         self.admin = AdminRecords(self)
-        self.outbox = OutboxRows(self)  # broadcasts and their deliveries
-        self.leases = Leases(self)  # which worker delivers each platform's outbox
-        self.replies = ReplyRows(self)  # replies to users not sent yet
-        self.telegram_updates = TelegramUpdates(self)  # the Telegram update journal
         self._create_tables()
 
     # ---------------------------------------------------------------- schema
