@@ -40,6 +40,8 @@ class Platform:
     add_arguments: Callable[[argparse.ArgumentParser], None] | None = None  # its own `serve` options
     apply_arguments: Callable[[argparse.Namespace, Settings], Settings] | None = None  # those options into the settings
     loggers: tuple[str, ...] = ()  # its library's loggers: kept from debug level (their debug lines show tokens)
+    # a user's private chat with the bot, as a chat id (the web page's reports go there); None: the user's id
+    private_chat: Callable[[str], str] | None = None
 
     def token(self, settings: Settings) -> str:
         """Its token from the settings ("" when it needs none or none is set)."""

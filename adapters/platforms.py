@@ -44,6 +44,12 @@ def named(name: str) -> Platform:
     return next(p for p in PLATFORMS if p.name == name)
 
 
+def private_chat(platform: str, user_id: str) -> str:
+    """A user's private chat with the bot on a platform, as a chat id ("dm:42" on Discord; else the user's id)."""
+    found = next((p for p in PLATFORMS if p.name == platform), None)
+    return found.private_chat(user_id) if found is not None and found.private_chat is not None else user_id
+
+
 def later_notes() -> dict[str, str]:
     """Platform name -> where its users see a broadcast no worker delivers (the console: its next session)."""
     return {p.name: p.later for p in PLATFORMS if p.later}

@@ -32,8 +32,10 @@ SHUTDOWN_GRACE_SECONDS = 15.0
 
 
 # ---------------------------------------------------------------- running
-async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asyncio.Event | None = None) -> None:
-    """Run the chosen platforms until a signal or `stop`; a platform failing stops them all."""
+async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asyncio.Event | None = None,
+                web: tuple[str, int] | None = None) -> None:
+    """Run the chosen platforms (and the staff web page on `web`, a host and port) until a signal or `stop`;
+    a platform failing stops them all."""
     stop = stop if stop is not None else asyncio.Event()
     _install_signal_handlers(stop)
     senders: dict[str, Sender] = {}
@@ -48,6 +50,11 @@ async def serve(bot: Bot, settings: Settings, platforms: list[str], *, stop: asy
         runners[name] = platform.run(bot, settings, stop, ready)
         if platform.graceful:
             stoppable.add(name)
+    if web is not None:
+        from adapters.web.app import run_web
+
+        runners["web"] = run_web(bot, settings, *web, stop)
+        stoppable.add("web")
     for name, worker in delivery_workers(bot, settings, senders, stop).items():
         runners[name] = worker
         stoppable.add(name)

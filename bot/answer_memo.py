@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import date, datetime
 
-from bot import answers, services_answer
+from bot import answers, services_answer, timeline_answers
 from bot.asked import asks_for_list, asks_when_next, searchable, words_of
 from bot.replies import ENGLISH, Voice
 from knowledge.model import Board, Card
@@ -100,8 +100,8 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     said = _words_in(knowledge, ("words: events", span, voice.language),
                      lambda: [searchable(e, "text", Voice(voice.language)) for e in knowledge.events(at)])
     key = ("strike_dates", span, at.date(), full, asks_for_list(question), words_of(question) & said,
-           asks_when_next(question), voice.language, day, answers.phase_named(knowledge, question, voice.language))
-    return _remembered(knowledge, key, voice, lambda fresh: answers.strike_dates(
+           asks_when_next(question), voice.language, day, timeline_answers.phase_named(knowledge, question, voice.language))
+    return _remembered(knowledge, key, voice, lambda fresh: timeline_answers.strike_dates(
         knowledge, at, question, full=full, voice=fresh, day=day))
 
 

@@ -12,7 +12,7 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, cards, commands, passages, replies, timeliness
+from bot import answer_memo, answers, card_choice, commands, passages, replies, timeliness, timeline_answers
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.text import normalize
@@ -44,7 +44,7 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
     else:
         texts = HANDLERS[analysis.intent](bot, turn)
-        if analysis.intent in _FROM_FACTS and (analysis.abstained or analysis.confidence < cards.SURE) and texts:
+        if analysis.intent in _FROM_FACTS and (analysis.abstained or analysis.confidence < card_choice.SURE) and texts:
             texts = _on_the_words(turn, texts)
     if analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
             and not _names(texts[0], turn.board) and turn.card is None and bot is not None \
@@ -65,12 +65,12 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
             lines.insert(0 if first_half else 1, status)
             texts[0] = "\n".join(lines)
     if analysis.intent == "school_status" and texts and not turn.full:  # "...also is there gonna be a full strike"
-        phase = answers.phase_not_announced_line(turn.knowledge, turn.question, turn.msg.time, turn.voice)
+        phase = timeline_answers.phase_not_announced_line(turn.knowledge, turn.question, turn.msg.time, turn.voice)
         if phase is not None:
             first, _, rest = texts[0].partition("\n")
             texts[0] = f"{first}\n{phase}" + (f"\n{rest}" if rest else "")
     topic = analysis.out_of_scope
-    answered = turn.card is not None and cards.names_any(turn.card, topic.keywords) if topic else False
+    answered = turn.card is not None and card_choice.names_any(turn.card, topic.keywords) if topic else False
     if topic is not None and analysis.intent != "unknown" and texts and not answered:  # a mixed question
         texts[-1] += "\n" + turn.voice.say("mixed_out_of_scope", topic=turn.voice.text(topic, "topic"),
                                            where=replies.fill_region(turn.voice.text(topic, "where"),

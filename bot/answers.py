@@ -9,17 +9,14 @@ question that asks for the whole list.
 
 from __future__ import annotations
 
-import re
-
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 
-from bot.asked import asks_for_list, asks_when_next, overlap, searchable, strong_overlap, words_of
+from bot.asked import overlap, searchable, words_of
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
 from bot.dates.formatting import when_published as _when_published
 from bot.replies import ENGLISH, Voice, first_sentence, say, sentences, shape, source_name
-from bot.text import normalize
 from knowledge.model import ALL_BOARDS, Board, Card, Fact, Status, TimelineEvent
 from knowledge.packs import BUILTIN_STATUSES, IN_PERSON_STATUSES
 from knowledge.regions import region_key
@@ -328,13 +325,15 @@ def _boards_named(knowledge: Knowledge, text: str) -> frozenset[str]:
 
 # Topics where a newer timeline event may overtake a card's answer, and the kinds of event that can:
 # a deal overtakes "is there a deal?", a board closing its schools does not.
-_SETTLING = {"deal", "called_off", "return_to_work", "law_passed", "law_repealed"}
+_ENDING = frozenset({"deal", "called_off", "return_to_work", "law_passed", "law_repealed"})
 OVERTAKEN_BY = {
-    "negotiations": frozenset(_SETTLING | {"bargaining"}),
-    "strike_dates": frozenset(_SETTLING | {"strike_notice", "full_strike_start", "work_to_rule_start",
-                                           "legal_strike_position", "schools_closed", "schools_reopen"}),
-    "school_status": frozenset(_SETTLING | {"full_strike_start", "schools_closed", "schools_reopen"}),
+    "negotiations": frozenset(_ENDING | {"bargaining"}),
+    "strike_dates": frozenset(_ENDING | {"strike_notice", "full_strike_start", "work_to_rule_start",
+                                         "legal_strike_position", "schools_closed", "schools_reopen"}),
+    "school_status": frozenset(_ENDING | {"full_strike_start", "schools_closed", "schools_reopen"}),
 }
+# Events that overtake a card whatever it was asked: a deal, a strike called off.
+SETTLING = frozenset({"deal", "called_off"})
 
 
 def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *, full: bool = False,
@@ -350,7 +349,7 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
         asked = words_of(question) if question else None
         newer = [e for e in knowledge.events(at) if e.published > card.published and e.kind in kinds
                  # A deal settles every such question; other news only one it speaks to ("vote" is not "talks").
-                 and (asked is None or e.kind in _SETTLING or asked & words_of(voice.text(e, "text")))]
+                 and (asked is None or e.kind in SETTLING or asked & words_of(voice.text(e, "text")))]
         if newer:
             latest = max(newer, key=lambda e: e.published)
             return shape(voice.say("latest", day=short_day(latest.day, lang), text=voice.text(latest, "text")),
@@ -362,101 +361,6 @@ def card_answer(knowledge: Knowledge, card: Card, at: datetime | None = None, *,
     else:  # the first detail, and the second only while the reply stays short
         support = details[:1] + [d for d in details[1:2] if len(details[0]) + len(d) <= SUPPORT_CHARS]
     return shape(voice.text(card, "answer"), support, cite(knowledge, card.source, card.published, lang))
-
-
-def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full: bool = False,
-                 voice: Voice = ENGLISH, day: date | None = None) -> str | None:
-    """The timeline entry the question asks about (one on the day it names first, then the next one it speaks
-    to, then the newest news), with the entry next to it; a list when asked; a phase no news speaks of yet
-    said as not announced."""
-    events = knowledge.events(at)
-    if not events:
-        return None
-    lang = voice.language
-    today = at.date()
-    past = [e for e in events if e.day <= today]
-    future = [e for e in events if e.day > today]
-    if full or asks_for_list(question):
-        chosen = past[-3:] + future[:3]
-        lines = [voice.say("key_dates")]
-        lines += [_event_line(event, voice) for event in chosen]
-        lines.append(cite_many(knowledge, chosen, lang))
-        return "\n".join(lines)
-    asked = words_of(question)
-    unannounced = _phase_not_announced(knowledge, events, question, at, voice)
-    if unannounced is not None:
-        return unannounced
-    candidates = future + list(reversed(past))  # the next event first, then the latest
-    # "When can they strike?" asks what comes next: an event to come that the question speaks to
-    # answers before a past one that shares more words ("when did ..." does not).
-    ahead = asks_when_next(question)
-
-    def rank(event: TimelineEvent) -> tuple[bool, bool, int, int]:
-        text = searchable(event, "text", voice)
-        shared = overlap(asked, text)
-        return event.day == day, ahead and event.day > today and shared > 0, strong_overlap(asked, text), shared
-
-    best = max(candidates, key=rank)
-    latest = max(events, key=lambda e: e.published)
-    if best.day != day and latest.published > best.published and (
-            latest.kind in _SETTLING or not overlap(asked, searchable(best, "text", voice))):
-        best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
-    # the next date, else the one before (not another entry of the lead's own day)
-    others = [e for e in future if e.day != best.day][:1] or [e for e in reversed(past) if e.day != best.day][:1]
-    lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
-    support = []
-    if others:
-        key = "next_event" if others[0].day > best.day else "before_that"  # in time order from the lead's day
-        support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
-    return shape(lead, support, cite_many(knowledge, [best, *others], lang))
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.sub(r"[^\w']+", " ", text).split())
-
-
-def phase_named(knowledge: Knowledge, question: str, language: str) -> str | None:
-    """The name of the first phase of the active packs that a question names ("full strike"), or None."""
-    norm = f" {_plain(normalize(question))} "
-    for info in knowledge.packs.values():
-        for phase in info.phases:
-            name = phase.words(language)
-            if name and f" {_plain(normalize(name))} " in norm:  # "work to rule" is "work-to-rule"
-                return name
-    return None
-
-
-def phase_not_announced_line(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> str | None:
-    """'No full strike has been announced as of my latest news (...)' when the question names a phase no news
-    speaks of yet, else None: the second half of "is school open, also is there gonna be a full strike"."""
-    if phase_named(knowledge, question, voice.language) is None:
-        return None  # most questions: no phase named, no timeline read
-    events = knowledge.events(at)
-    text = _phase_not_announced(knowledge, events, question, at, voice) if events else None
-    return text.split("\n", 1)[0] if text else None
-
-
-def _phase_not_announced(knowledge: Knowledge, events: list[TimelineEvent], question: str, at: datetime,
-                         voice: Voice) -> str | None:
-    """'Will there be a full strike?' while no event published yet speaks of a full strike: not announced, as
-    of the newest news, then the newest event (what is going on). A phase is named by its pack's words."""
-    lang = voice.language
-    name = phase_named(knowledge, question, lang)
-    if name is None or any(normalize(name) in normalize(voice.text(e, "text")) for e in events):
-        return None  # the news speaks of it: the timeline answers
-    latest = max(events, key=lambda e: e.published)
-    lead = voice.say("phase_not_announced", phase=name, newest=when_published(latest.published, lang))
-    support = [f"{short_day(latest.day, lang)}{voice.colon}{voice.text(latest, 'text')}"]
-    return shape(lead, support, cite_many(knowledge, [latest], lang))
-
-
-# Events that overtake the earlier ones whatever was asked: "when does it start?" after a deal is answered with the deal.
-_SETTLING = frozenset({"deal", "called_off"})
-
-
-def _event_line(event: TimelineEvent, voice: Voice = ENGLISH) -> str:
-    approx = " " + voice.say("approximate") if event.approximate else ""
-    return f"- {short_day(event.day, voice.language)}{approx}{voice.colon}{voice.text(event, 'text')}"
 
 
 def updates_source(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *, full: bool = False,

@@ -26,7 +26,6 @@ from array import array
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date, datetime
-from functools import lru_cache
 from typing import NamedTuple
 
 from rapidfuzz import fuzz, process
@@ -39,20 +38,14 @@ from knowledge.snapshot import Knowledge, Moments
 
 _EXAMPLE_DAY = date(2019, 10, 3)  # dates in phrasings are blanked, whichever day they resolve to
 
-# How the two signals mix, and the bars a card must clear (tuned on our own
-# development questions, never on a held-out or blind set).
+# How the two signals mix (tuned on our own development questions, never on a held-out or blind set; the
+# bars a card must clear are in bot/card_choice.py).
 FUZZ_WEIGHT = 0.5
 TFIDF_WEIGHT = 0.5
-ANSWER_BAR = 0.40  # a card in the question's topic (the matcher sure of it) answers from here
-ACROSS_BAR = 0.41  # with the intent unsure, the best card answers from here...
-ACROSS_LEAD = 0.06  # ...when it leads the next card by this much
-OVERRULE_BAR = 0.58  # a card of another topic than a sure intent's needs this much (and the lead)
 BOARD_BONUS = 0.05  # added to a card written for the user's board
-SURE = 0.5  # the matcher's confidence from which its intent is taken as sure
 # Cards kept per question before the ones not visible at its time are dropped: a chain of cards
 # that replace one another ("is it over?" on Sept 29, on Oct 2...) must not crowd out the visible one.
 KEPT = 32
-CLOSE = 0.03  # two cards this close, both over ACROSS_BAR, with different answers: offer the choice
 # A card about one thing (a group of workers, field trips) is asked with its name in nearly every phrasing: a
 # word in MARK_SHARE of a card's English (or French) phrasings and in the phrasings of at most MARK_CARDS cards
 # marks it, and a card whose marks are in MARK_COVER of its phrasings answers only a question sharing one of
@@ -345,78 +338,3 @@ def _features(text: str) -> set[str]:
 def _singular(word: str) -> str:
     """'eas' and 'ea', 'kids' and 'kid', 'trips' and 'trip' count as one word (both sides fold alike)."""
     return word[:-1] if len(word) > 2 and word.endswith("s") and not word.endswith("ss") else word
-
-
-@dataclass(frozen=True, slots=True)
-class Pick:
-    """What the cards say about a question: one card to answer, a choice to offer, or nothing."""
-
-    card: Card | None = None
-    choices: tuple[Card, ...] = ()
-
-
-def names_any(card: Card, keywords: tuple[str, ...]) -> bool:
-    """Whether the card's question or phrasings name one of `keywords` (normalised words, as in
-    config/intents.yaml's out_of_scope): a pack's card about the parent payment is about "parent payment"."""
-    return _names_any(card.question, tuple(card.phrasings) + tuple((card.fr or {}).get("phrasings") or ()), keywords)
-
-
-@lru_cache(maxsize=4096)
-def _names_any(question: str, phrasings: tuple[str, ...], keywords: tuple[str, ...]) -> bool:
-    return bool(named(" | ".join(normalize(text, 300) for text in (question, *phrasings)), keywords))
-
-
-def named(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
-    """The `keywords` (normalised phrases) that a normalised `text` has as whole words."""
-    padded = f" {text} "
-    return tuple(keyword for keyword in keywords if f" {keyword} " in padded)
-
-
-TOPIC_BAR = 0.30  # a card about a topic the intents leave out answers from here (else: where to look)
-
-
-def choose_on_topic(matches: list[Match], naming: list[Match]) -> Pick:
-    """The card for a question on a topic the intents leave out ("exams"): as `choose` with the intent unsure,
-    among the cards of no intent and those `naming` the topic's words the question used; else the best of
-    those naming it from TOPIC_BAR, when it leads the next by ACROSS_LEAD (a pack's card on the parent payment
-    beats "I have no information on payments")."""
-    pick = choose(matches, "unknown", 0.0, True)
-    if pick.card is not None or pick.choices or not naming or naming[0].score < TOPIC_BAR:
-        return pick
-    runner = naming[1] if len(naming) > 1 else None
-    if runner is None or naming[0].score - runner.score >= ACROSS_LEAD or runner.card.answer == naming[0].card.answer:
-        return Pick(card=naming[0].card)
-    return pick
-
-
-def choose(matches: list[Match], intent: str, confidence: float, abstained: bool) -> Pick:
-    """The card that answers, given the coarse intent and how sure the matcher was of it.
-
-    A card of the question's own topic answers from ANSWER_BAR; any other
-    card needs OVERRULE_BAR (ACROSS_BAR when the intent is unsure) and a lead
-    of ACROSS_LEAD over the next. Two cards within CLOSE of each other, both over
-    ACROSS_BAR and with different answers, are offered as a choice.
-    """
-    if not matches:
-        return Pick()
-    best = matches[0]
-    runner = matches[1] if len(matches) > 1 else None
-    sure = not abstained and intent != "unknown" and confidence >= SURE
-    # With a sure intent, a choice is offered between two cards about it, or two cards strong enough to
-    # overrule it; two weaker cards about something else are no answer to offer.
-    settled = sure and runner is not None and best.score < OVERRULE_BAR \
-        and not (best.card.topic == intent and runner.card.topic == intent)
-    if runner is not None and best.score - runner.score <= CLOSE and runner.score >= ACROSS_BAR \
-            and runner.card.answer != best.card.answer and not settled:
-        return Pick(choices=(best.card, runner.card))
-    lead = best.score - (runner.score if runner is not None else 0.0)
-    if sure:
-        own = next((m for m in matches if m.card.topic == intent), None)
-        if own is not None and own.score >= ANSWER_BAR and (own is best or best.score - own.score <= CLOSE):
-            return Pick(card=own.card)
-        if best.score >= OVERRULE_BAR and lead >= ACROSS_LEAD:
-            return Pick(card=best.card)
-        return Pick()
-    if best.score >= ACROSS_BAR and lead >= ACROSS_LEAD:
-        return Pick(card=best.card)
-    return Pick()

@@ -1,4 +1,5 @@
-"""What the bot remembers of a conversation, and the short turns that lean on it.
+"""What the bot remembers of a conversation, and the follow-ups that lean on it ("more", "why?", "is that only
+tdsb?", "2", "and tcdsb?"); the short turns that ask nothing are in bot/social_turns.py.
 
 Per user, for a few minutes: the last question's topic, board, date and card,
 a question the bot asked ("which board?") and a choice it offered. The
@@ -16,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from operator import attrgetter
+
+from bot.text import plain_words
 
 CONTEXT_TTL = timedelta(minutes=10)  # follow-ups ("what about tuesday?") lean on the last question this long
 PENDING_TTL = timedelta(minutes=30)  # an answer to "which board?" is still taken this long
@@ -119,131 +122,6 @@ _NAMES = Context.__slots__
 _VALUES = attrgetter(*_NAMES)  # every field's value in one call, in the order of _NAMES
 
 
-# ------------------------------------------------------------------ short turns
-_SOCIAL = {
-    "thanks": {"thanks", "thank you", "thank you so much", "thank you very much", "thanks a lot", "many thanks",
-               "merci", "merci beaucoup", "cheers", "great thanks", "ok thanks", "ok thank you", "perfect thanks",
-               "thanks so much", "thank u", "awesome thanks", "great", "perfect", "got it", "ok great",
-               "ok got it", "super merci", "parfait merci", "appreciate it", "much appreciated", "that helps",
-               "thanks that helps", "good to know", "ok good to know"},
-    "hello": {"hi", "hello", "hey", "hey there", "hi there", "hello there", "good morning", "good afternoon",
-              "good evening", "bonjour", "salut", "allo", "yo", "hiya", "greetings", "morning"},
-    "bye": {"bye", "goodbye", "good bye", "bye bye", "see you", "see ya", "cya", "later", "have a good day",
-            "have a nice day", "good night", "au revoir", "bonne journee", "take care", "thanks bye",
-            "thank you bye", "ok bye", "thanks goodbye"},
-    # An acknowledgement: one short line back, never the help or "not sure".
-    "ok": {"ok", "good", "ok good", "fine", "ugh ok", "ugh fine", "ugh", "oh ok", "ok then", "alright", "alright then",
-           "never mind", "nevermind", "nvm", "never mind then", "nevermind then", "no worries", "forget it",
-           "laisse faire", "oublie ca", "pas grave", "c'est pas grave", "tant pis",
-           "cool", "noted", "i see", "ok i see", "sounds good", "makes sense", "ok makes sense", "understood",
-           "ok understood", "gotcha", "right", "ok cool", "oh", "hmm", "hmm ok", "ah ok", "ah", "wow", "oh no",
-           "ok sure", "sure", "yep", "yes", "yeah", "ok will do", "will do", "np", "no worries", "ok np",
-           "d'accord", "d accord", "dac", "ok d'accord", "bon", "bon ok", "ben ok", "correct", "compris", "je vois",
-           "ah bon", "ok parfait", "entendu", "oui", "ouais", "super", "bien", "tres bien", "ok super"},
-}
-_PUNCT = re.compile(r"[^\w\s']+")
-_SHORT = {"ty": "thanks", "thx": "thanks", "tks": "thanks", "thnx": "thanks", "thanx": "thanks", "tysm": "thanks",
-          "k": "ok", "kk": "ok", "okay": "ok", "okk": "ok", "okok": "ok", "oki": "ok", "hii": "hi", "heyy": "hey",
-          "bcp": "beaucoup", "mrc": "merci", "merci!": "merci", "ty!": "thanks"}  # as typed -> as the lists hold it
-_LEADING = frozenset({"ok", "oh", "ah", "alright", "cool", "great", "perfect", "awesome", "right", "well", "d'accord",
-                      "bon", "ben", "parfait", "super", "ah", "ugh"})
-
-
-@lru_cache(maxsize=16384)  # each short-turn reading starts from it
-def _plain_words(norm: str) -> str:
-    return " ".join(_PUNCT.sub(" ", norm).split())
-
-
-@lru_cache(maxsize=16384)  # parents repeat themselves
-def social_turn(norm: str) -> str | None:
-    """'thanks', 'hello', 'bye' or 'ok' (an acknowledgement) when the whole message is only that (with "so",
-    "again", a name...)."""
-    text = _plain_words(norm)
-    for suffix in (" again", " bot", " schoolbot", " so much", " a lot", " everyone", " all"):
-        if text.endswith(suffix) and len(text) > len(suffix):
-            text = text[: -len(suffix)]
-    words = [_SHORT.get(word, word) for word in text.split()]
-    whole = " ".join(words)
-    if whole in _SOCIAL["ok"]:  # "ok good", "oh ok": kept whole before the leading words go
-        return "ok"
-    while len(words) > 1 and words[0] in _LEADING:  # "ok thx", "great thanks", "oh ok thank you"
-        words = words[1:]
-    text = " ".join(words)
-    for kind, phrases in _SOCIAL.items():
-        if text in phrases:
-            return kind
-    return None
-
-
-# A reaction with a few words of its own ("Thank you dear", "ok thx night", "figures. k", "lol ok. no pizza
-# then", "thanks for being straight with me"): still nothing asked, so one short line back.
-_THANKS_WORDS = frozenset({"thanks", "thank", "merci", "appreciate", "appreciated", "cheers", "remercie"})
-_BYE_WORDS = frozenset({"bye", "night", "goodnight", "nite", "later", "nuit", "bonsoir", "cya", "soiree"})
-_OK_WORDS = frozenset({"ok", "fine", "alright", "cool", "noted", "gotcha", "understood", "sure", "yep", "yeah",
-                       "oui", "ouais", "d'accord", "dac", "compris", "great", "good", "wonderful", "perfect",
-                       "awesome", "super", "nice", "lovely", "parfait", "fair"})
-# Words of a reaction that alone do not react to the answer ("lol my cat knocked my coffee over"): with others,
-# they need one of the words above.
-_MOOD_WORDS = frozenset({"figures", "whatever", "wow", "lol", "haha", "sigh", "ugh", "rassurant", "lmao", "smh",
-                         "bon", "tant", "pis", "oh", "ah", "well"})
-# Words that turn a message into a question, whatever else it holds.
-_ASKING = frozenset({"what", "whats", "when", "where", "why", "who", "how", "is", "are", "will", "can", "could",
-                     "should", "do", "does", "did", "would", "any", "anything", "which", "quand", "pourquoi",
-                     "qui", "comment", "ou", "combien", "quoi", "est", "est-ce", "va", "vont", "peut", "faut",
-                     "if", "si", "but", "mais", "tomorrow", "today", "monday", "tuesday", "wednesday",
-                     "thursday", "friday", "demain", "lundi", "mardi", "mercredi", "jeudi", "vendredi"})
-
-
-_SYMBOLS = re.compile(r"[^\w\s.,;:!?'\"()\-]")  # emoji and other symbols, not punctuation alone
-
-
-@lru_cache(maxsize=16384)  # parents repeat themselves
-def reaction(raw_norm: str) -> str | None:
-    """'thanks', 'bye' or 'ok' for a message that reacts to the last answer and asks nothing: no question mark,
-    at most eight words, none that asks, and a reaction word first or last ("Thank you dear", "figures. k",
-    "ok thx night", "thanks for being straight with me", "wow super rassurant"). The caller checks that no
-    board, day or subject is named."""
-    if "?" in raw_norm:
-        return None
-    words = [_SHORT.get(w, w) for w in _plain_words(raw_norm.replace("quand meme", "anyway")).split()]  # not "when"
-    if not words:
-        return "ok" if _SYMBOLS.search(raw_norm) else None  # "👍", "🙏": a reaction without words
-    if len(words) > 8 or not _ASKING.isdisjoint(words):
-        return None
-    reacting = _THANKS_WORDS | _BYE_WORDS | _OK_WORDS
-    if {words[0], words[-1]}.isdisjoint(reacting | _MOOD_WORDS) or (
-            reacting.isdisjoint(words) and not _MOOD_WORDS.issuperset(words)):
-        return None
-    if not _THANKS_WORDS.isdisjoint(words):
-        return "thanks"
-    if not _BYE_WORDS.isdisjoint(words):
-        return "bye"
-    return "ok"
-
-
-# "ok I'll ask the teacher", "thanks, we'll check the board site tonight", "d'accord je vais appeler l'école": a
-# reaction, then what the parent will do. Nothing is asked, whatever the plan names (a board, a teacher, a day).
-_PLAN = re.compile(
-    r"^(?:(?:ok|okay|k|kk|alright|right|thanks|thank you|thx|ty|merci|merci beaucoup|d'accord|dac|great|perfect|"
-    r"fine|got it|gotcha|cool|good|parfait|super|bon|ok then|ok so|so)[\s,.!]+)+"
-    r"(?:i guess |then |so |well )?"
-    r"(?:i'll|i will|ill|i'm going to|im going to|i am going to|i'm gonna|im gonna|gonna|we'll|we will|will do|"
-    r"i can|i should|i need to|je vais|on va|j'vais|je devrais|je dois)\b")
-
-_THEN_ASKS = re.compile(r"(?:[,;:]|\bbut|\bmais)\s*(?:is|are|will|can|could|should|do|does|did|what|whats|when|where|why|how|"
-                        r"est-ce|est|quand|pourquoi|comment|va|vont)\b")  # "ok i'll be home monday, is school open"
-
-
-@lru_cache(maxsize=16384)  # parents repeat themselves
-def plan_stated(raw_norm: str) -> str | None:
-    """'thanks' or 'ok' for a reaction followed by the parent's own plan ("ok I'll call the school"): no question
-    mark, a reaction word first, then "I'll", "we'll", "je vais"..."""
-    if "?" in raw_norm or len(raw_norm) > 160 or not _PLAN.match(raw_norm) or _THEN_ASKS.search(raw_norm):
-        return None
-    words = {_SHORT.get(word, word) for word in _plain_words(raw_norm).split()}
-    return "thanks" if _THANKS_WORDS & words else "ok"
-
-
 _ORDINALS = {"1": 1, "one": 1, "first": 1, "1st": 1, "premier": 1, "premiere": 1, "un": 1,
              "2": 2, "two": 2, "second": 2, "2nd": 2, "deuxieme": 2, "deux": 2, "the other": 2}
 _PICK = re.compile(r"^(?:(?:option|number|no|choice|#)\s*)?(?:the\s+|le\s+|la\s+)?(\w+)(?:\s+one|\s+please|\s+pls)?$")
@@ -252,7 +130,7 @@ _PICK = re.compile(r"^(?:(?:option|number|no|choice|#)\s*)?(?:the\s+|le\s+|la\s+
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def picked(norm: str) -> int | None:
     """1 or 2 when the message picks an offered choice: "1", "the first", "2 please", "#2"."""
-    text = _plain_words(norm.replace("#", " # ")).replace(" # ", " #")
+    text = plain_words(norm.replace("#", " # ")).replace(" # ", " #")
     text = text.replace("#", "").strip()
     match = _PICK.match(text)
     if match is None:
@@ -292,6 +170,11 @@ _SCOPE = re.compile(
     r"|.{0,40}\b(?:the whole province|whole province|province wide|all of ontario|toute la province)\b.{0,40}"
     r"|.{0,40}\b(?:or|ou) (?:just|only|juste|seulement) (?:some|certain|certaines|certains|a few|quelques)\b.{0,30})$"
 )
+# "is it the same in catholic schools", "is it like this in all of toronto or just my school": the last answer
+# elsewhere (a scope question, unless it names a board: then the last question there).
+_SAME_ELSEWHERE = re.compile(
+    r"^(?:(?:but|and|so|ok|et|mais|pis)\s+)?(?:(?:is|was) (?:it|that|this) |it's |its |c'est |est ce )?"
+    r"(?:the same|like this|like that|pareil|la meme chose) (?:in|at|for|with|everywhere|dans|a|pour|partout)\b.{0,50}$")
 
 
 _EVERYWHERE = re.compile(r"\b(?:everywhere|every board|all boards|whole province|province wide|all of ontario|across ontario"
@@ -302,7 +185,7 @@ _EVERYWHERE = re.compile(r"\b(?:everywhere|every board|all boards|whole province
 def asks_everywhere(norm: str) -> bool:
     """Whether a scope question asks about everywhere ("is it the whole province or just toronto?"): it stands
     on its own, where "only tdsb?" needs an answer before it."""
-    return follow_up_kind(norm) == "scope" and _EVERYWHERE.search(_plain_words(norm)) is not None
+    return follow_up_kind(norm) in ("scope", "same") and _EVERYWHERE.search(plain_words(norm)) is not None
 
 
 _LEADING_REACTIONS = frozenset({"ok", "so", "huh", "hmm", "oh", "well", "but", "and", "wait", "ah", "um", "uh", "k",
@@ -312,10 +195,13 @@ _ABOUT_WHAT = re.compile(r" (?:about|for|of|pour|sur) (?:that|this|it|the \w+|\w
 
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def follow_up_kind(norm: str) -> str | None:
-    """'more', 'why', 'confirmed', 'source' or 'scope' when the message is only that kind of follow-up."""
-    plain = _plain_words(norm)
+    """'more', 'why', 'confirmed', 'source', 'scope' or 'same' (the last answer elsewhere) when the message is only
+    that kind of follow-up."""
+    plain = plain_words(norm)
     if len(plain) <= 60 and _SCOPE.match(plain):
         return "scope"
+    if len(plain) <= 70 and _SAME_ELSEWHERE.match(plain):
+        return "same"
     words = plain.split()
     while len(words) > 1 and words[0] in _LEADING_REACTIONS:  # "huh ok. source?", "ok so why"
         words = words[1:]
@@ -328,7 +214,7 @@ def follow_up_kind(norm: str) -> str | None:
         return "source"
     if text in _WHY:
         return "why"
-    if text in _CONFIRMED or _plain_words(norm.replace("%", " percent")) in {"is that 100 percent", "100 percent"}:
+    if text in _CONFIRMED or plain_words(norm.replace("%", " percent")) in {"is that 100 percent", "100 percent"}:
         return "confirmed"
     return None
 
@@ -342,7 +228,7 @@ _CONTINUES = re.compile(
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def continues(norm: str) -> bool:
     """Whether the message leans on the last question: "and tcdsb?", "what about tuesday?", "pis la garderie?"."""
-    return bool(_CONTINUES.match(_plain_words(norm)))
+    return bool(_CONTINUES.match(plain_words(norm)))
 
 
 # ------------------------------------------------------------------ language
@@ -365,7 +251,7 @@ _ASKS_ENGLISH = re.compile(
 
 def language_request(norm: str) -> str | None:
     """'fr' or 'en' when the whole message asks for a language: "parlez-vous français?", "in English please"."""
-    text = " ".join(_PUNCT.sub(" ", norm.replace("-", " ")).split())
+    text = plain_words(norm.replace("-", " "))
     text = text.replace(" s il vous plait", " s'il vous plait")
     if _ASKS_FRENCH.match(text):
         return "fr"

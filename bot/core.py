@@ -21,8 +21,8 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot import (
-    answering, answers, cards, commands, conversation, following, language, on_subject, prepared, readings, timeliness,
-    trimming, user_language,
+    answering, card_choice, cards, commands, conversation, following, language, on_subject, prepared, readings,
+    timeliness, trimming, user_language,
 )
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
@@ -134,18 +134,7 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
 
 
 _NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
-_LISTS = frozenset({"withdrawn_services", "strike_dates"})  # intents whose answer can be the whole list
 _NOT_A_TOPIC = frozenset({"set_board", "subscribe", "unsubscribe", "help", "unknown", "admin"})
-
-
-def _one_topic(choices: tuple[Card, ...]) -> bool:
-    """Whether the cards offered are all of one intent (not "unknown": cards on topics the intents leave out), asked
-    differently ("Are teachers on strike?", "Will teachers be at school?"). Two cards asked alike with different
-    answers (staff taught both) are still offered: only the parent can tell."""
-    topics = {card.topic for card in choices}
-    asked = {normalize(card.question).strip(" ?") for card in choices}
-    return len(topics) == 1 and len(asked) == len(choices) and next(iter(topics)) in answering.HANDLERS \
-        and next(iter(topics)) != "unknown"
 
 
 class Bot:
@@ -267,7 +256,7 @@ class Bot:
         if analysis.out_of_scope is not None:
             asking = on_subject.asked_part(text)
             if asking != text and self.subjects.find(asking) \
-                    and not cards.named(normalize(asking, 500), analysis.out_of_scope.keywords):
+                    and not card_choice.named(normalize(asking, 500), analysis.out_of_scope.keywords):
                 # "my daughter has diabetes. is her EA still there this week?": the question asks about the EA
                 analysis = self.matcher.analyse(asking, now.date(), lang)
         turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context, hour=now.hour,
@@ -338,48 +327,8 @@ class Bot:
             self._remember(msg, pending=context.to_memory())
 
     def _find_card(self, turn: Turn) -> None:
-        """Choose the answer card for the question, or offer two close ones (turn.card / turn.meta)."""
-        analysis = turn.analysis
-        if analysis.intent == "school_status" and analysis.date:
-            return  # a day's status comes from the statuses, always
-        if analysis.intent in _LISTS and answers.asks_for_list(turn.question):
-            return  # "what services stopped?": the whole list, staff updates included
-        index = self.card_index(turn.knowledge)
-        if not index.cards:
-            return
-        matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None, analysis.english)
-        if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
-            general = [m for m in matches if not m.card.boards and m.card.topic == "school_status"]
-            matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]
-            unsure = analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE
-            if general and unsure and general[0].score >= max([cards.OVERRULE_BAR, *(m.score for m in matches[:1])]):
-                analysis.intent = "school_status"  # "online learning tmrw for tdsb?": the board's own status answers
-                return
-        if analysis.out_of_scope is not None and analysis.intent == "unknown":
-            # A topic the intents leave out ("buses"): only a card about it answers, one of that topic or one that
-            # names it (a pack's card on the parent payment, where the shipped list only says where to look).
-            keywords = cards.named(normalize(turn.question, 500), analysis.out_of_scope.keywords)
-            naming = [m for m in matches if keywords and cards.names_any(m.card, keywords)]
-            matches = [m for m in matches if m.card.topic == "unknown" or m in naming]
-            pick = cards.choose_on_topic(matches, naming)  # the pack's word on it before "I have no information"
-        else:
-            pick = cards.choose(matches, analysis.intent, analysis.confidence, analysis.abstained)
-        # The intent reported stays the matcher's when it was sure; a card found where it was not
-        # sure reports the card's topic (an intent, or "unknown").
-        if pick.card is not None:
-            turn.card = pick.card
-            if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:
-                analysis.intent = pick.card.topic
-        elif pick.choices and _one_topic(pick.choices):
-            # "strike monday?", "will the teachers be there?": two cards of one topic, close; the closer answers
-            # (the subject asked still keeps the one asked that way), no needless "1 or 2"
-            turn.card = pick.choices[0]
-            if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:
-                analysis.intent = turn.card.topic
-        elif pick.choices:
-            turn.meta["choices"] = [c.id for c in pick.choices]
-            if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < cards.SURE:
-                analysis.intent = pick.choices[0].topic
+        """Choose the answer card for the question, or offer two close ones (bot/card_choice.py)."""
+        card_choice.find_card(turn, lambda: self.card_index(turn.knowledge), self.subjects)
 
     def _finish(self, turn: Turn, texts: list[str]) -> Response:
         msg, analysis = turn.msg, turn.analysis

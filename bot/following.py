@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, conversation, replies
+from bot import answer_memo, answers, conversation, replies, social_turns, timeliness
 from bot.answering import ASKED_AGAIN_TOPICS, BOARD_DAY_TOPICS, DAY_TOPICS, HANDLERS, on_dispute_issues
 from bot.boards import KIND_WORDS, BoardMention
 from bot.matcher import FILLER
@@ -37,12 +37,12 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         texts = _board_given(bot, turn)
         if texts is not None:
             return texts
-    social = conversation.social_turn(norm)
+    social = social_turns.social_turn(norm)
     if social is None and analysis.intent in ("help", "unknown") and analysis.board is None \
             and analysis.date is None and not analysis.weekend and not bot.subjects.find(norm):
-        social = conversation.reaction(norm)
+        social = social_turns.reaction(norm)
     if social is None:
-        social = conversation.plan_stated(norm)  # "ok I'll ask the teacher": nothing asked
+        social = social_turns.plan_stated(norm)  # "ok I'll ask the teacher": nothing asked
     if social is not None:
         analysis.intent = "help"
         lang = turn.voice.language
@@ -53,6 +53,12 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         if social == "ok":
             return [replies.acknowledged(lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
+    recent = _how_recent(turn) if social_turns.asks_how_recent(norm) and analysis.date is None else None
+    if recent is not None:
+        analysis.intent = "updates_source"  # "why don't you know?", "so basically nobody knows": how old the news is
+        if fresh:
+            _stay_in_conversation(turn)
+        return [recent]
     if not fresh or context.topic not in HANDLERS:
         if conversation.asks_everywhere(norm):  # "is it the whole province striking or just toronto?"
             analysis.intent = "who_is_affected"
@@ -69,6 +75,19 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         turn.board = board  # not a follow-up: the user's own board again...
         _stay_in_conversation(turn, conversation.continues(norm))  # ...unless they have none, or it continues
     return texts
+
+
+def _how_recent(turn: Turn) -> str | None:
+    """The day of the newest news the bot has at the message's time, where boards post first, and the board's site
+    (None when it has no news at all)."""
+    newest = timeliness.newest_news(turn.knowledge, turn.msg.time)
+    if newest is None:
+        return None
+    text = turn.voice.say("news_as_of", day=timeliness.day_text(newest, turn.voice.language))
+    board = turn.board or (turn.knowledge.board(turn.context.board) if turn.context.board else None)
+    if board is not None and board.website:
+        text += "\n" + turn.voice.say("check_website", website=board.website)
+    return text
 
 
 def _stay_in_conversation(turn: Turn, continued: bool = False) -> None:
@@ -90,6 +109,8 @@ def _stay_in_conversation(turn: Turn, continued: bool = False) -> None:
 def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     context, analysis = turn.context, turn.analysis
     kind = conversation.follow_up_kind(norm)
+    if kind == "same":  # "is it the same in catholic schools?": scope; "...for the catholic schools in markham?": there
+        kind = "scope" if analysis.board is None or conversation.asks_everywhere(norm) else None
     if kind is not None:
         return _follow_up(turn, kind)
     if analysis.out_of_scope is not None:
@@ -118,6 +139,10 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
         context.topic, leans = "school_status", True
     if only_board and not leans and asked_again and analysis.intent == "set_board" and context.topic != "strike_dates":
         leans = True  # "where do i get updates?" then "we're peel": Peel's answer to it (and Peel remembered)
+    remember = False
+    if only_board and not leans and analysis.intent == "set_board" and context.topic in ("strike_dates", "negotiations"):
+        # "is it for sure?" (Monday's strike) then "york region": York's day, and York remembered
+        context.topic, leans, remember = "school_status", True, turn.remembered_board is None
     if only_board and bot is not None and bot.subjects.speaks_of_another_child(turn.question):
         context.keep_family_board(analysis.board.board_id, turn.remembered_board or context.board)
     if not leans and analysis.intent == "unknown" and len(analysis.processed.split()) <= _SHORT_WORDS \
@@ -134,7 +159,11 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
         turn.day = context.the_day()  # "and tcdsb?": the same day
     if analysis.intent == "unknown":
         return None
-    return HANDLERS[analysis.intent](bot, turn)
+    texts = HANDLERS[analysis.intent](bot, turn)
+    if remember and turn.board is not None:
+        bot._remember(turn.msg, board=turn.board.id)
+        texts.append(turn.voice.say("board_remembered", board=turn.board.name))
+    return texts
 
 
 _SHORT_WORDS = 3  # a follow-up the matcher cannot place this short leans on the last answer when it asks when
@@ -146,7 +175,9 @@ _AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "ou
                              # "they go to the peel board", "we moved, we're in york region now", "my sister's kids"
                              "they", "go", "goes", "moved", "now", "live", "attend", "attends", "sister", "sisters",
                              "brother", "brothers", "cousin", "cousins", "niece", "nephew", "grandkids", "grandchildren",
-                             "wait", "sorry", "oops", "actually"})
+                             "wait", "sorry", "oops", "actually",
+                             # "ottawa first", "what about tcdsb specifically", "le tdsb d'abord": which board to begin with
+                             "first", "specifically", "specific", "abord", "d'abord", "then", "please", "pls", "svp"})
 
 
 def _content(analysis, bot: Bot | None = None) -> list[str]:

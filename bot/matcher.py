@@ -19,15 +19,16 @@ Examples, keywords, slang and out-of-scope topics live in config/intents.yaml.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
+from bot import sentences
+from bot.analysis import Analysis
 from bot.boards import BoardFinder, BoardMention
 from bot.commands import intent_of, parse
-from bot.dates import DateMention, find_date, mentions_weekend
+from bot.dates import DateMention, mentions_weekend
 from bot.indexes import PhraseIndex, example_view
 from bot.intent_data import INTENTS, IntentData, OutOfScope, load_intents
 from bot.language import detect
@@ -43,13 +44,6 @@ _PLURALS = frozenset({"es", "s"})
 # unless slang knows the joined word ("lecole", "quil", "sentendre sur").
 _ELIDED = {"l": "le", "d": "de", "qu": "que", "j": "je", "n": "ne", "s": "se", "c": "ce", "m": "me", "t": "tu",
            "jusqu": "jusque", "lorsqu": "lorsque", "puisqu": "puisque"}
-# A sentence and what ends it: punctuation, a dash, or a word that starts a new thought.
-_SENTENCE = re.compile(r"(.+?)([.?!;,:\n]+|\s-\s|\b(?:but|also|anyway|btw)\b|$)")
-_SPLIT = re.compile(r"[.?!;,:\n]|\s-\s|\b(?:but|also|anyway|btw)\b")  # what ends a sentence, but the end
-_ENDS = ".?!;,:\n "
-QUESTION_WORDS = frozenset(
-    ["is", "are", "will", "would", "can", "could", "when", "what", "whats", "where", "why", "how", "who", "which", "do", "does", "did", "should", "shall", "has", "have", "any"]
-)
 _NEGATED = re.compile(r"\b(?:not|no|isnt|isn't|nor)\s+(?:in\s+|at\s+|the\s+)?$")
 # Words that carry no question on their own: a message made only of these plus
 # a board or a date is about that board or date.
@@ -62,62 +56,6 @@ _NEWS_WORDS = frozenset({"news", "update", "updates", "info"})
 _LATEST = "whats the latest"
 # A message that also names an out-of-scope topic still asks about school only with one of these.
 _SCHOOL_WORDS = frozenset(["school", "schools", "class", "classes", "open", "closed", "cancelled", "strike", "striking"])
-
-
-@dataclass(slots=True)
-class Analysis:
-    intent: str
-    confidence: float
-    board: BoardMention | None = None
-    date: DateMention | None = None
-    weekend: bool = False
-    out_of_scope: OutOfScope | None = None
-    command: str | None = None  # "/board" etc. when the message was a command
-    argument: str = ""  # the command's argument text
-    scores: dict[str, float] = field(default_factory=dict)
-    abstained: bool = False
-    processed: str = ""
-    english: bool = False  # the message itself is clearly English: French examples and phrasings are not compared
-
-    def copy(self) -> Analysis:
-        """A copy the caller may change (answering overrules the intent) without changing the cached one."""
-        return Analysis(self.intent, self.confidence, self.board, self.date, self.weekend, self.out_of_scope,
-                        self.command, self.argument, dict(self.scores), self.abstained, self.processed, self.english)
-
-
-_QUESTION_SENTENCE = re.compile(r"[^.?!]*\?+")
-_SENTENCE_END = re.compile(r"[.?!]")
-_NARRATIVE_TODAY = re.compile(r"(?:this morning|ce matin|earlier today|plus tot aujourd'hui|today)")
-_NEXT_DAYS = re.compile(r"(?:on |this |next |ce |lundi|mardi|mercredi|jeudi|vendredi)?\s*(?:monday|tuesday|wednesday"
-                        r"|thursday|friday|mon|tues?|wed|thu(?:rs)?|fri|tomorrow|tmrw|tmr|demain|lundi|mardi|mercredi"
-                        r"|jeudi|vendredi)")
-
-
-def _day_asked(norm: str, today: date) -> DateMention | None:
-    """The day a message asks about: the first named in a sentence that asks ("the talks fell apart today.
-    is school open tomorrow?" asks about tomorrow), else the first named anywhere."""
-    first = find_date(norm, today)
-    if first is not None and first.day < today:
-        # "there was a deal last night, is school open today?": a day gone by tells what happened; a later one is asked
-        later = find_date(norm[first.end:], today)
-        if later is not None and later.day >= today:
-            return DateMention(later.day, later.start + first.end, later.end + first.end, later.text)
-    if first is not None and first.day == today and _NARRATIVE_TODAY.fullmatch(first.text.strip()):
-        # "i heard on the radio this morning they might close the schools on monday": Monday is asked
-        later = find_date(norm[first.end:], today)
-        if later is not None and later.day > today and _NEXT_DAYS.fullmatch(later.text.strip()):
-            return DateMention(later.day, later.start + first.end, later.end + first.end, later.text)
-    if first is None or "?" not in norm:
-        return first  # no day, or no question: the first day named
-    end = _SENTENCE_END.search(norm, first.end)
-    if end is None or end.group() == "?":
-        return first  # the first day named is in the question
-    for sentence in _QUESTION_SENTENCE.finditer(norm):
-        found = find_date(sentence.group(), today)
-        if found is not None:
-            at = sentence.start()
-            return DateMention(found.day, found.start + at, found.end + at, found.text)
-    return first
 
 
 class IntentMatcher:
@@ -259,7 +197,7 @@ class IntentMatcher:
     def _prepare(
         self, norm: str, today: date, language: str | None = None
     ) -> tuple[str, BoardMention | None, DateMention | None, str]:
-        when = _day_asked(norm, today)
+        when = sentences.day_asked(norm, today)
         spans = []
         if when is not None:
             spans.append((when.start, when.end))
@@ -276,25 +214,8 @@ class IntentMatcher:
         return " ".join(self._words(blanked)), board, when, blanked
 
     def segments(self, blanked: str) -> list[str]:
-        """The prepared sentences of a longer message (none for a short one).
-
-        When some sentences are questions (a "?" or a question word first),
-        only those are returned: "I read that CUPE served notice. Will the
-        after-school program run?" asks about child care, not notice.
-        """
-        if len(blanked) < 20:
-            return []
-        if _SPLIT.search(blanked.rstrip(_ENDS)) is None:  # one sentence: the whole message
-            words = self._words(blanked)
-            return [" ".join(words)] if len(words) >= 2 else []
-        questions, others = [], []
-        for match in _SENTENCE.finditer(blanked):
-            words = self._words(match.group(1))
-            if len(words) < 2:
-                continue
-            asked = match.group(2).startswith("?") or words[0] in QUESTION_WORDS
-            (questions if asked else others).append(" ".join(words))
-        return questions or others
+        """The prepared sentences of a longer message (none for a short one): bot.sentences.segments."""
+        return sentences.segments(blanked, self._words)
 
     CACHED_CHARS = 500  # messages up to this long are remembered: parents repeat themselves
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from bot.answers import phase_named
+from bot.timeline_answers import phase_named
 from bot.asked import WEAK, words_of
 from bot.dates.vocabulary import MONTH_WORDS
 from bot.matcher import FILLER
 
 if TYPE_CHECKING:
+    from bot.cards import Match
     from bot.core import Turn
     from bot.subjects import Subjects
 
@@ -207,3 +208,33 @@ def _asks_when(subjects: Subjects, text: str) -> bool:
     """Whether a question asks when something starts or whether it still runs, not what it is."""
     asked = text.replace("quand même", "").replace("quand meme", "")  # "anyway", not "when"
     return any(subjects.asks_for(kind, asked) for kind in _WHEN_KINDS) and not subjects.asks_for("definition", asked)
+
+
+_KINDS_ASKED = ("time", "roster")  # what a question can ask for that a card's own question says it answers
+KIND_CLOSE = 0.06  # a card this close to the best, asked for what the question asks, takes its place
+
+
+def asked_the_same_way(matches: list[Match], question: str, subjects: Subjects) -> list[Match]:
+    """The cards found, where the best does not answer what kind of thing is asked and one just behind it does
+    ("what day are the talks": "When do talks resume?" before "Who is at the table?"): the two swap places and
+    scores, so that the bars read them as found the other way round."""
+    if len(matches) < 2:
+        return matches
+    kinds = [kind for kind in _KINDS_ASKED if subjects.asks_for(kind, question)]
+    if len(kinds) != 1:
+        return matches
+    best = matches[0]
+    if _card_asks(subjects, kinds[0], best.card):
+        return matches
+    for place, match in enumerate(matches[1:3], start=1):
+        if best.score - match.score > KIND_CLOSE:
+            break
+        if _card_asks(subjects, kinds[0], match.card):
+            swapped = list(matches)
+            swapped[0], swapped[place] = match._replace(score=best.score), best._replace(score=match.score)
+            return swapped
+    return matches
+
+
+def _card_asks(subjects: Subjects, kind: str, card) -> bool:
+    return subjects.asks_for(kind, card.question) or subjects.asks_for(kind, (card.fr or {}).get("question") or "")

@@ -104,6 +104,15 @@ class AnswersSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    # The address of the staff web page as staff's browsers reach it: sign-in links (/web, `schoolbot web-link`)
+    # start with it. Behind a reverse proxy with HTTPS, e.g. https://staff.example.org (docs/web.md).
+    url: str = "http://127.0.0.1:8080"
+    # how long a browser stays signed in
+    session_hours: float = field(default=12.0, metadata=within(0.1, 24 * 30))
+
+
+@dataclass(frozen=True)
 class Settings:
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     knowledge: KnowledgeSettings = field(default_factory=KnowledgeSettings)
@@ -113,6 +122,7 @@ class Settings:
     roles: RolesSettings = field(default_factory=RolesSettings)
     limits: LimitsSettings = field(default_factory=LimitsSettings)
     answers: AnswersSettings = field(default_factory=AnswersSettings)
+    web: WebSettings = field(default_factory=WebSettings)
     source: str = "defaults"  # where the settings came from, for messages
 
     def replace(self, section: str, **changes: Any) -> Settings:

@@ -117,3 +117,12 @@ class NearestWord:
         limit = 1 if len(word) < 8 else 2
         found = process.extractOne(word, candidates, scorer=OSA.distance, score_cutoff=limit)
         return found[0] if found else None
+
+
+_PUNCT = re.compile(r"[^\w\s']+")
+
+
+@lru_cache(maxsize=16384)  # each reading of a short turn starts from it, and parents repeat themselves
+def plain_words(norm: str) -> str:
+    """A normalised message's words, punctuation but apostrophes taken out: "ok, thx!!" -> "ok thx"."""
+    return " ".join(_PUNCT.sub(" ", norm).split())

@@ -168,9 +168,13 @@ class QuestionLog:
             "ORDER BY day, COUNT(*) DESC", (since, *args),
         ).fetchall()
 
-    def rows_since(self, since: str, boards: frozenset[str] | None) -> list[tuple[str, str, float | None, str | None]]:
-        """(text, intent, confidence, board) of every logged question since a day, oldest first."""
+    def rows_since(self, since: str, boards: frozenset[str] | None, unsure_below: float | None = None
+                   ) -> list[tuple[str, str, float | None, str | None]]:
+        """(text, intent, confidence, board) of every logged question since a day, oldest first; with
+        `unsure_below`, only those not understood (intent unknown) or understood with less confidence."""
         scope, args = _scope(boards)
+        if unsure_below is not None:
+            scope, args = scope + " AND (intent = 'unknown' OR confidence < ?)", (*args, unsure_below)
         self.flush()
         return self.store.conn.execute(
             f"SELECT text, intent, confidence, board FROM question_log WHERE day >= ?{scope} ORDER BY id",
@@ -281,6 +285,11 @@ class AdminRecords:
             self._CHANGE + " WHERE undone_at IS NULL AND platform = ? AND user_id = ? ORDER BY id DESC LIMIT 1",
             (platform, user_id),
         ).fetchone())
+
+    def recent_changes(self, limit: int = 50) -> list[dict]:
+        """The latest changes not undone, newest first (the web page's undo list)."""
+        rows = self.store.conn.execute(self._CHANGE + " WHERE undone_at IS NULL ORDER BY id DESC LIMIT ?", (limit,))
+        return [self._change(row) for row in rows.fetchall()]
 
     def mark_undone(self, change_id: int, at: datetime) -> bool:
         with self.store.transaction(knowledge=False) as conn:

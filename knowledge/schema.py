@@ -20,7 +20,8 @@ French recipients' text and the author's language on a broadcast, the language o
 language a chat subscribed in, and each user's remembered language as a column (it was only inside the
 conversation memory); 8 boards' short names (`short`, what replies lead with); 9 regions (a `regions`
 table, and the region each board belongs to: empty for boards loaded before, which are the shipped region's);
-10 the reply queue (`replies`): each reply to a user, written with its update marked handled and kept until sent.
+10 the reply queue (`replies`): each reply to a user, written with its update marked handled and kept until sent;
+11 the staff web page's sign-in links and sessions (`web_links`, `web_sessions`: only hashes of their secrets).
 """
 
 from __future__ import annotations
@@ -182,6 +183,26 @@ TABLES: tuple[Table, ...] = (
         detail TEXT,                            -- the last failure
         done_at TEXT
     )""", ("CREATE INDEX IF NOT EXISTS idx_replies_state ON replies(platform, account, state, id)",)),
+    # ------------------------------------------------ the staff web page (knowledge/web_access.py)
+    # A one-time sign-in link (/web, `schoolbot web-link`) and a signed-in browser: the SHA-256 of the secret
+    # is stored, never the secret, so a copy of the database signs nobody in.
+    Table("web_links", """CREATE TABLE IF NOT EXISTS web_links (
+        hash TEXT PRIMARY KEY,                  -- SHA-256 (hex) of the link's token
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        created TEXT NOT NULL,                  -- UTC, ISO
+        expires TEXT NOT NULL,
+        used TEXT                               -- when it opened a session (a link works once)
+    )"""),
+    Table("web_sessions", """CREATE TABLE IF NOT EXISTS web_sessions (
+        hash TEXT PRIMARY KEY,                  -- SHA-256 (hex) of the session cookie
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        csrf TEXT NOT NULL,                     -- the token every form of this session carries
+        created TEXT NOT NULL,
+        expires TEXT NOT NULL,
+        ended TEXT                              -- signed out
+    )"""),
     Table("meta", 'CREATE TABLE IF NOT EXISTS "meta" ("key" TEXT PRIMARY KEY, "value" TEXT)'),
 )
 
@@ -292,6 +313,10 @@ def _to_10(conn: sqlite3.Connection) -> None:
     """The reply queue: a new table (`replies`), made by the catch-up that follows."""
 
 
+def _to_11(conn: sqlite3.Connection) -> None:
+    """The staff web page's sign-in links and sessions: new tables, made by the catch-up that follows."""
+
+
 MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = (
     (2, "answer cards", _to_2),
     (3, "admin tables in the schema; audit real time and name; undo of role changes", _to_3),
@@ -302,6 +327,7 @@ MIGRATIONS: tuple[tuple[int, str, Callable[[sqlite3.Connection], None]], ...] = 
     (8, "boards' short names", _to_8),
     (9, "regions", _to_9),
     (10, "the reply queue", _to_10),
+    (11, "the staff web page's sign-in links and sessions", _to_11),
 )
 VERSION = MIGRATIONS[-1][0]
 

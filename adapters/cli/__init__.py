@@ -2,7 +2,8 @@
 
 One module per group of commands, each with a `register(sub, common)`:
 questions (chat, ask, eval), kb (load, show), staff (broadcast, deliveries,
-deliver), roles (grant, revoke, roles, audit), platforms (serve, discord sync), database (init, backup).
+deliver), roles (grant, revoke, roles, audit), platforms (serve, discord sync), database (init, backup),
+web (web-link).
 Building the parser imports
 none of the platform libraries, asyncio or the admin/outbox modules: each
 command imports what it needs when it runs, so `schoolbot ask` starts fast.
@@ -15,7 +16,7 @@ import logging
 import sys
 from collections.abc import Sequence
 
-from adapters.cli import database, kb, platforms, questions, roles, staff
+from adapters.cli import database, kb, platforms, questions, roles, staff, web
 from adapters.cli.common import EXIT_DATABASE, EXIT_FAILED, EXIT_USAGE
 from adapters.errors import UsageError
 from adapters.redaction import redact_handlers
@@ -24,7 +25,7 @@ from bot.settings import SettingsError
 from knowledge.reading import LoadError
 from knowledge.records import DatabaseGone, DatabaseUnavailable
 
-GROUPS = (questions, kb, platforms, staff, roles, database)  # each: register(sub, common) and the SUBCOMMANDS it adds
+GROUPS = (questions, kb, platforms, staff, roles, database, web)  # each: register(sub, common) and the SUBCOMMANDS it adds
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -33,6 +33,9 @@ def register_serve(sub: argparse._SubParsersAction, common: argparse.ArgumentPar
     for platform in platforms:
         if platform.add_arguments is not None:
             platform.add_arguments(p)
+    p.add_argument("--web", metavar="[HOST:]PORT",
+                   help="also run the staff web page there (host 127.0.0.1 unless given; docs/web.md); "
+                        "with no platform token configured, only the page runs")
     p.add_argument("--quiet", action="store_true", help="log warnings and errors only")
     p.add_argument("--debug", action="store_true", help="log the bot's debug messages (libraries stay quiet)")
     p.add_argument("--check", action="store_true",
@@ -49,10 +52,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if platform.apply_arguments is not None:
             settings = platform.apply_arguments(args, settings)
 
+    from adapters.cli.web import listen_address
+    from bot.settings import WebSettings
+
+    web = listen_address(args.web) if args.web else None
+    if web is not None and settings.web.url == WebSettings.url:  # /web's links point at the page served here
+        settings = settings.replace("web", url=f"http://{web[0]}:{web[1]}")
     wanted = [p for p in platforms if getattr(args, p.name)]
     if not wanted:
         wanted = [p for p in configured(settings) if p in platforms]
-        if not wanted:
+        if not wanted and web is None:
             raise UsageError(
                 f"serve: no platform token is configured; set {' or '.join(token_variables())} "
                 f"(or {' / '.join(token_keys())} in the settings file)"
@@ -77,11 +86,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
             bot = build_bot(settings)
             if args.check:  # everything serve reads before it connects: a service manager's pre-start check
                 bot.store.close()
-                print(f"ready to serve {', '.join(names)} on {settings.database.path}")
+                shown = [*names, *([f"the web page on {web[0]}:{web[1]}"] if web else [])]
+                print(f"ready to serve {', '.join(shown)} on {settings.database.path}")
                 return 0
             settle_after_build()
             try:
-                asyncio.run(serve(bot, settings, names))
+                asyncio.run(serve(bot, settings, names, web=web))
             finally:
                 bot.store.close()
     except AlreadyRunning as exc:

@@ -40,8 +40,14 @@ def open_sender(settings: Settings):
     return opened(settings)
 
 
+def private_chat(user_id: str) -> str:
+    from adapters.discord_bot.convert import dm_chat_id
+
+    return dm_chat_id(int(user_id))
+
+
 DISCORD = Platform(
     name=PLATFORM, title="Discord", section="discord",
     chat_ids="dm:USER_ID for a direct message, channel:CHANNEL_ID for a server's channel",
-    limits=limits, run=run, open_sender=open_sender,
+    limits=limits, run=run, open_sender=open_sender, private_chat=private_chat,
 )

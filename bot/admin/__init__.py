@@ -20,7 +20,8 @@ Module map:
 * :mod:`bot.admin.role_changes` - /grant, /revoke, /whoami, and the same from the command line;
 * :mod:`bot.admin.broadcasting` - /broadcast (a plan, also `schoolbot broadcast`'s), /deliveries;
 * :mod:`bot.admin.audit` - /audit and the audit table of `schoolbot audit`;
-* :mod:`bot.admin.stats` - /stats and /unanswered.
+* :mod:`bot.admin.stats` - /stats and /unanswered;
+* :mod:`bot.admin.web_link` - /web (a one-time sign-in link to the staff web page, also `schoolbot web-link`'s).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from bot.admin import (  # noqa: F401 - they register
     role_changes,
     stats,
     teaching,
+    web_link,
 )
 from bot.admin.audit import audit_entry, audit_table, format_audit
 from bot.admin.broadcasting import progress_bar

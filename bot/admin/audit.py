@@ -81,6 +81,21 @@ def format_audit(row: dict, limit: int = 60, language: str = "en",
                target=row["target"], before=before, after=after)
 
 
+def before_after(row: dict, limit: int = 60, language: str = "en") -> tuple[str, str]:
+    """What an audit row's entry was before and after, in a few words each."""
+    before, after = (_brief(_value(row.get(side)), limit, language) for side in ("before", "after"))
+    return before, after
+
+
+def visible_rows(rows: list[dict], rights: Rights) -> list[dict]:
+    """The audit rows a person may read: all of them for a province admin; for board staff, their boards' and
+    their own (chat's /audit and the web page alike)."""
+    if rights.province:
+        return rows
+    mine = (rights.platform, rights.user_id)
+    return [r for r in rows if r["target"] in rights.boards or (r["platform"], r["user_id"]) == mine]
+
+
 def audit_table(rows: list[dict], width: int = 40, zone: tzinfo | None = None) -> str:
     """A readable table, oldest first: when (the bot's clock, and the real time when they differ), who, what."""
     header = ("#", "when", "real time", "who", "what", "board", "before -> after")
@@ -97,11 +112,7 @@ def audit_table(rows: list[dict], width: int = 40, zone: tzinfo | None = None) -
 @staff_command("audit", "/audit [N] - the latest N admin actions (default 10)")
 def audit(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     limit = number(argument, 10, 1, 50)
-    rows = admin.store.audit_rows(limit * (1 if rights.province else 20))
-    if not rights.province:
-        mine = (msg.platform, msg.user_id)
-        rows = [r for r in rows if r["target"] in rights.boards or (r["platform"], r["user_id"]) == mine]
-    rows = rows[:limit]
+    rows = visible_rows(admin.store.audit_rows(limit * (1 if rights.province else 20)), rights)[:limit]
     if not rows:
         return admin.say(msg, "admin_audit_empty")
     language, knowledge = admin.language(msg), admin.knowledge()

@@ -74,17 +74,24 @@ def queue(outbox: Outbox, plan: BroadcastPlan, *, name: str = "", notify: tuple[
     return broadcast_id
 
 
+def broadcast_plan(admin: Admin, msg: Incoming, rights: Rights, named: str, body: str) -> BroadcastPlan:
+    """The plan of a broadcast from this person to the board `named` (an id or a name parents use, or 'all'),
+    checked: Denied for a board that is not theirs, BroadcastError for a text that cannot be sent (chat's
+    /broadcast and the web page)."""
+    board_id = admin.board(named, rights)
+    return plan_broadcast(admin.knowledge(), admin.outbox, admin.author(msg), word(named), board_id, body,
+                          admin.at(msg), admin.settings.limits.broadcast_max_chars)
+
+
 @staff_command("broadcast", "/broadcast BOARD|all TEXT [fr: FRENCH TEXT] - send TEXT to every subscriber of BOARD, "
                             "each in their language (after /confirm)")
 def broadcast(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     found = tokens(argument)
     if len(found) < 2:
         raise UsageProblem(admin.say(msg, "admin_broadcast_what"))
-    board_id = admin.board(found[0].group(0), rights)
-    plan = plan_broadcast(admin.knowledge(), admin.outbox, admin.author(msg), word(found[0].group(0)), board_id,
-                          rest(argument, found, 1), admin.at(msg), admin.settings.limits.broadcast_max_chars)
+    plan = broadcast_plan(admin, msg, rights, found[0].group(0), rest(argument, found, 1))
     if plan.recipients.total == 0:
-        return admin.say(msg, "admin_no_subscribers", board=admin.board_name(board_id, admin.language(msg)))
+        return admin.say(msg, "admin_no_subscribers", board=admin.board_name(plan.board, admin.language(msg)))
     return admin.propose(msg, plan, preview_broadcast(plan, admin.language(msg)))
 
 

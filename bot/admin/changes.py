@@ -196,7 +196,7 @@ def cancel(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     return admin.say(msg, "admin_cancelled")
 
 
-def _may_undo(rights: Rights, change: dict) -> bool:
+def may_undo(rights: Rights, change: dict) -> bool:
     if change["kind"] in ("grant", "revoke"):
         return rights.province
     # Rights are for boards, not for one's own past changes: someone whose role
@@ -206,6 +206,13 @@ def _may_undo(rights: Rights, change: dict) -> bool:
 
 @staff_command("undo", "/undo - take back your latest change, whatever it was (/undo ID for a given change)")
 def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    found = plan_undo(admin, msg, rights, argument)
+    return found if isinstance(found, str) else admin.propose(msg, *found)
+
+
+def plan_undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> tuple[dict, str] | str:
+    """(the undo action /confirm applies, its preview) for change `argument` (a number; empty: the person's
+    latest), or what to say when there is nothing to undo; Denied for a change of another board."""
     if argument:
         wanted = argument.lstrip("#").split()[0]
         if not wanted.isdigit():
@@ -217,12 +224,12 @@ def undo(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
         change = admin.records.latest_change(msg.platform, msg.user_id)
         if change is None:
             return admin.say(msg, "admin_nothing_to_undo")
-    if not _may_undo(rights, change):
+    if not may_undo(rights, change):
         raise Denied.of("admin_undo_not_yours", number=change["id"], board=change["board"])
     language = admin.language(msg)
     preview = admin.say(msg, "admin_undo_preview", number=change["id"], kind=action_words(change["kind"], language),
                         when=when(change["at"], language), summary=admin.summary(msg, change))
-    return admin.propose(msg, {"kind": "undo", "change": change["id"]}, preview)
+    return {"kind": "undo", "change": change["id"]}, preview
 
 
 @applies("undo")
@@ -230,7 +237,7 @@ def apply_undo(admin: Admin, msg: Incoming, rights: Rights, action: dict, pendin
     change = admin.records.change(action["change"])
     if change is None or change["undone_at"] is not None:
         return admin.say(msg, "admin_undo_already")
-    if not _may_undo(rights, change):
+    if not may_undo(rights, change):
         raise Denied.of("admin_undo_denied")
     admin.records.mark_undone(change["id"], admin.at(msg))
     what = UNDO[change["kind"]](admin, msg, rights, change)

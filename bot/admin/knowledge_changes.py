@@ -9,13 +9,16 @@ words work from chat (`kb export PACK` writes them back to the pack's file).
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 
 from bot.admin.changes import Admin, applies, undoes
 from bot.admin.parsing import (
     EVENT_WORDS,
     SHOWN_EVENT_WORDS,
     Denied,
+    InLanguages,
     UsageProblem,
+    Words,
     entry_dict,
     parse_date_phrase,
     rest,
@@ -160,13 +163,21 @@ def addevent(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     day = parse_date_phrase(found, index, admin.at(msg).date())
     if day is None:
         raise UsageProblem.of("admin_unread_date")
-    text = rest(argument, found, index + day[1])
+    plan = event_plan(admin, msg, rights, board_id, kind, day[0], rest(argument, found, index + day[1]))
+    return admin.propose(msg, plan, preview_event(plan, admin.language(msg)))
+
+
+def event_plan(admin: Admin, msg: Incoming, rights: Rights, board_id: str, kind: str, day: date,
+               text: str) -> EventPlan:
+    """The checked plan of a dated event, however it was asked (/addevent's words or the web page's form)."""
+    admin.check_rights(rights, board_id)
+    if kind not in TIMELINE_KINDS:
+        raise UsageProblem.of("admin_unknown_choice", given=repr(kind), what=Words.maybe("admin_what_event_kind"),
+                              known=InLanguages({k: ", ".join(v) for k, v in SHOWN_EVENT_WORDS.items()}))
     if not text:
         raise UsageProblem.of("admin_addevent_text")
     admin.check_length(text, "admin_what_text")
-    plan = EventPlan(admin.author(msg), board_id, admin.at(msg), kind, day[0], text,
-                     admin.source_label(rights, board_id))
-    return admin.propose(msg, plan, preview_event(plan, admin.language(msg)))
+    return EventPlan(admin.author(msg), board_id, admin.at(msg), kind, day, text, admin.source_label(rights, board_id))
 
 
 @previews("event")
@@ -193,6 +204,13 @@ def apply_event(admin: Admin, msg: Incoming, rights: Rights, plan: EventPlan, pe
     "/endphase PHASE - every service withdrawn in that phase of the active pack is back to normal\n"
     "  (province admins; /endphase alone lists the phases)"))
 def endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
+    found = plan_endphase(admin, msg, rights, argument)
+    return found if isinstance(found, str) else admin.propose(msg, *found)
+
+
+def plan_endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> tuple[dict, str] | str:
+    """(the /endphase action /confirm applies, its preview) for the phase `argument` names (a word or its id), or
+    what to say when nothing of it is withdrawn; /endphase and the web page."""
     if not rights.province:
         raise Denied.of("endphase_province_only")
     knowledge, pack = admin.knowledge(), admin.store.staff_pack()
@@ -211,7 +229,7 @@ def endphase(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     action = {"kind": "endphase", "phase": phase, "board": ALL_BOARDS, "services": [s.id for s in active]}
     lines = [admin.say(msg, "endphase_preview", phase=named, count=len(active)),
              *(f"- {_service_line(admin, msg, s)}" for s in active)]
-    return admin.propose(msg, action, "\n".join(lines))
+    return action, "\n".join(lines)
 
 
 @applies("endphase")

@@ -25,10 +25,8 @@ def unanswered(store, today: date, days: int, boards: frozenset[str] | None, low
     since = (today - timedelta(days=days - 1)).isoformat()
     counts: Counter[str] = Counter()
     shown: dict[str, str] = {}
-    for text, intent, confidence, _ in store.questions.rows_since(since, boards):
+    for text, _, _, _ in store.questions.rows_since(since, boards, unsure_below=low):  # unknown, or under `low`
         if not text or parse(text) is not None:  # commands are no questions
-            continue
-        if intent != "unknown" and (confidence is None or confidence >= low):
             continue
         key = normalize(text).rstrip("?!. ")
         if key:

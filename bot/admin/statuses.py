@@ -28,7 +28,7 @@ from bot.admin.parsing import (
 )
 from bot.admin.permissions import staff_command
 from bot.admin.plans import StatusPlan, previews
-from bot.admin.vocabulary import shown_statuses, status_choices
+from bot.admin.vocabulary import shown_statuses, status_choices, status_ids
 from bot.broadcast import board_title
 from bot.dates import describe_day
 from bot.dates.formatting import short_day
@@ -94,7 +94,20 @@ def plan_status(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> S
         else:
             until = day[0]
         index += 1 + day[1]
-    note = rest(argument, found, index)
+    return status_plan(admin, msg, rights, board_id, status, start, until, rest(argument, found, index))
+
+
+def status_plan(admin: Admin, msg: Incoming, rights: Rights, board_id: str, status: str, start: date,
+                until: date | None, note: str) -> StatusPlan:
+    """The checked plan of a board's status for days, however it was asked: read from /setstatus's words, or
+    from the web page's form (a status id, dates). Refuses a board the person may not manage, a status the
+    active packs do not know, a missing or long note and an end before the start."""
+    admin.check_rights(rights, board_id)
+    knowledge = admin.knowledge()
+    if status not in status_ids(knowledge):
+        known = InLanguages({language: ", ".join(words) for language, words in shown_statuses(knowledge).items()})
+        raise UsageProblem.of("admin_unknown_choice", given=repr(status), what=Words.maybe("admin_what_status"),
+                              known=known)
     if not note:
         raise UsageProblem.of("admin_setstatus_note")
     admin.check_length(note, "admin_what_note")

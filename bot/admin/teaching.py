@@ -81,13 +81,30 @@ def parse_teach(admin: Admin, rights: Rights, argument: str, today) -> dict:
     question, answer, *extra = plain
     details = " ".join(fields["details"] + extra)
     phrasings = [p.strip() for text in fields["phrasings"] for p in text.split(";") if p.strip()]
+    return card_action(admin, rights, boards, question, answer, today, details=details, phrasings=phrasings,
+                       source=fields["source"][0] if fields["source"] else "",
+                       topic=fields["topic"][0] if fields["topic"] else "")
+
+
+def card_action(admin: Admin, rights: Rights, boards: list[str], question: str, answer: str, today, *,
+                details: str = "", phrasings: list[str] = (), source: str = "", topic: str = "") -> dict:
+    """The checked card to teach, however it was asked (/teach's parts, or the web page's form), as the pending
+    action /confirm applies: the boards the person may teach for, lengths, the source staff may write, not a
+    question the board's status answers, and its topic (named, else the matcher's reading of the question)."""
+    if not boards:
+        raise UsageProblem.of("admin_teach_board_first")
+    for board_id in boards:
+        admin.check_rights(rights, board_id)
+    if not question.strip() or not answer.strip():
+        raise UsageProblem.of("admin_teach_question_and_answer")
+    phrasings = list(phrasings)
     for text, what in ((question, "admin_what_question"), (answer, "admin_what_answer"), (details, "admin_what_details")):
         admin.check_length(text, what)
-    source = _source(admin, fields["source"][0]) if fields["source"] else admin.source_label(rights, boards[0])
+    source = _source(admin, source) if source else admin.source_label(rights, boards[0])
     analysis = admin.bot.matcher.analyse(question, today)
     if analysis.intent == "school_status" and _only_status_words(admin, analysis.processed):
         raise UsageProblem.of("admin_not_a", given=repr(question), what=InLanguages(STATUS_NOT_TAUGHT))
-    topic = fields["topic"][0].lower().replace(" ", "_") if fields["topic"] else ""
+    topic = topic.lower().replace(" ", "_")
     if topic:  # staff named it: a topic `kb load` reads back (an answer intent, the pack's own, or staff)
         own = _own_topics(admin)
         if card_topic(topic, own) != topic:
@@ -150,17 +167,22 @@ def teach(admin: Admin, msg: Incoming, rights: Rights, argument: str) -> str:
     if not argument.strip():
         raise UsageProblem.of("admin_teach_what")
     action = parse_teach(admin, rights, argument, admin.at(msg).date())
-    board = admin.say(msg, "all_boards") if action["board"] == ALL_BOARDS else action["board"]
-    lines = [admin.say(msg, "admin_teach_preview", board=board, topic=topic_words(action["topic"], admin.language(msg)),
-                       source=source_name(action["source"], admin.language(msg))),
-             admin.say(msg, "admin_teach_question", text=action["question"]),
-             admin.say(msg, "admin_teach_answer", text=action["answer"])]
+    return admin.propose(msg, action, preview_card(action, admin.language(msg)))
+
+
+def preview_card(action: dict, language: str) -> str:
+    """What staff are shown before a card is taught (chat and the web page alike)."""
+    board = say("all_boards", language) if action["board"] == ALL_BOARDS else action["board"]
+    lines = [say("admin_teach_preview", language, board=board, topic=topic_words(action["topic"], language),
+                 source=source_name(action["source"], language)),
+             say("admin_teach_question", language, text=action["question"]),
+             say("admin_teach_answer", language, text=action["answer"])]
     if action["details"]:
-        lines.append(admin.say(msg, "admin_teach_details", text=action["details"]))
+        lines.append(say("admin_teach_details", language, text=action["details"]))
     if action["phrasings"]:
-        lines.append(admin.say(msg, "admin_teach_also", text="; ".join(action["phrasings"])))
-    lines.append(admin.say(msg, "admin_teach_at_once"))
-    return admin.propose(msg, action, "\n".join(lines))
+        lines.append(say("admin_teach_also", language, text="; ".join(action["phrasings"])))
+    lines.append(say("admin_teach_at_once", language))
+    return "\n".join(lines)
 
 
 @applies("card")

@@ -32,6 +32,11 @@ def status_choices(knowledge: Knowledge) -> dict[str, str]:
     return {**STATUS_WORDS, **with_dashes([*BUILTIN_STATUSES, *_own_statuses(knowledge)])}
 
 
+def status_ids(knowledge: Knowledge) -> list[str]:
+    """Every status a board may be set to, as stored: the built-in ones, then the active packs' own."""
+    return list(dict.fromkeys([*BUILTIN_STATUSES, *_own_statuses(knowledge)]))
+
+
 def shown_statuses(knowledge: Knowledge) -> dict[str, list[str]]:
     """The status words an error names, per language: the built-in ones in that language, then the packs' own."""
     own = [status.replace("_", "-") for status in _own_statuses(knowledge)]

@@ -3,7 +3,7 @@
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
-from bot import answer_memo, answers, services_answer
+from bot import answer_memo, answers, services_answer, timeline_answers
 from bot.replies import Voice
 from knowledge.model import Card, Status, TimelineEvent
 from tests.conftest import THURSDAY, TORONTO
@@ -20,7 +20,8 @@ def _both(function, knowledge, *args, language="en", **kwargs):
     again_voice = Voice(language)
     again = getattr(answer_memo, function)(knowledge, *args, voice=again_voice, **kwargs)
     composed_voice = Voice(language)
-    module = services_answer if function == "withdrawn_services" else answers  # the module that composes it
+    # the module that composes it
+    module = {"withdrawn_services": services_answer, "strike_dates": timeline_answers}.get(function, answers)
     composed = getattr(module, function)(knowledge, *args, voice=composed_voice, **kwargs)
     assert (kept, kept_voice.untranslated) == (again, again_voice.untranslated)
     return (kept, kept_voice.untranslated), (composed, composed_voice.untranslated)

@@ -2,7 +2,7 @@
 
 from datetime import date, datetime
 
-from bot import answers
+from bot import timeline_answers
 from knowledge.model import Status
 from tests.conftest import THURSDAY, TORONTO, message
 
@@ -133,7 +133,7 @@ def test_are_a_boards_schools_affected_points_to_that_boards_website(say):
 
 
 def test_a_question_on_an_earlier_date_gets_that_date_not_the_latest_news(store):
-    reply = answers.strike_dates(store.knowledge(), THURSDAY, "when did work to rule start?")
+    reply = timeline_answers.strike_dates(store.knowledge(), THURSDAY, "when did work to rule start?")
     assert reply.startswith("Mon Sep 30: Work-to-rule starts")
 
 

@@ -210,7 +210,7 @@ def _match(card_id: str, topic: str, score: float):
 
 
 def test_a_sure_intent_settles_between_two_close_cards():
-    from bot.cards import choose
+    from bot.card_choice import choose
 
     own, other = _match("why", "dispute_issues", 0.48), _match("when", "strike_dates", 0.46)
     assert choose([own, other], "dispute_issues", 0.74, False).card is own.card  # no "Do you mean"
@@ -234,16 +234,19 @@ def test_a_message_asked_again_is_understood_alike_whatever_answering_did_to_the
 
 def _sentences_as_split(matcher, blanked: str) -> list[str]:
     """What segments() gives, the long way: every sentence through the regular expression."""
-    from bot.matcher import _SENTENCE, QUESTION_WORDS
+    from bot.sentences import IS_IT_TRUE, QUESTION_WORDS, SENTENCE
 
     if len(blanked) < 20:
         return []
-    questions, others = [], []
-    for match in _SENTENCE.finditer(blanked):
+    questions, others, said = [], [], ""
+    for match in SENTENCE.finditer(blanked):
         words = matcher._words(match.group(1))
-        if len(words) >= 2:
-            asked = match.group(2).startswith("?") or words[0] in QUESTION_WORDS
+        asked = bool(words) and (match.group(2).startswith("?") or words[0] in QUESTION_WORDS)
+        if asked and said and " ".join(words) in IS_IT_TRUE:  # "..., is that true?": the sentence before
+            questions.append(said)
+        elif len(words) >= 2:
             (questions if asked else others).append(" ".join(words))
+        said = " ".join(words) if len(words) >= 2 else said
     return questions or others
 
 

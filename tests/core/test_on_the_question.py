@@ -317,3 +317,63 @@ def test_past_220_characters_supporting_lines_keep_their_first_clause_and_where_
     advice = "The first line answers.\nThe reports do not say whether before- and after-school programs run; check with your board."
     assert _first_clauses(advice) == advice  # where to ask is the answer's other half
     assert SHORT_CHARS == 220
+
+
+# ---------------------------------------------------------------- stop 15: conversations as parents write them
+def test_asking_why_the_bot_does_not_know_gives_its_newest_news_and_the_board_s_site(chat):
+    monday = datetime(2019, 10, 7, 6, 35, tzinfo=TORONTO)
+    chat("school today?? tdsb", at=monday)
+    reply = chat("why dont u know")
+    assert reply == ("My latest news is from Oct 2, 2019; each board posts its decisions on its own website first.\n"
+                     "Check the board's website: https://www.tdsb.on.ca")
+    assert chat("so basically nobody knows").startswith("My latest news is from Oct 2, 2019")
+    assert chat("pourquoi tu le sais pas").startswith("Mes nouvelles les plus récentes datent du 2 octobre 2019")
+
+
+def test_a_board_named_with_first_or_specifically_answers_the_last_question_there(chat):
+    chat("one kid at ocdsb, one at tdsb. what happens monday in each")
+    assert chat("ottawa first").startswith("OCDSB, Monday, October 7")
+    assert chat("what about tdsb specifically").startswith("TDSB, Monday, October 7")
+    assert chat("le tdsb d'abord").startswith("TDSB, lundi 7 octobre")
+
+
+def test_thanks_with_a_plan_without_i_is_one_short_line(chat):
+    chat("is school open monday? peel")
+    reply = chat("thanks, will keep an eye out")
+    assert "\n" not in reply and "/help" not in reply
+    assert chat("ok, will school be open tuesday").startswith("Peel DSB, Tuesday, October 8")
+
+
+def test_a_bare_board_after_the_strike_dates_answers_that_board_s_day_and_remembers_it(chat, bot):
+    evening = datetime(2019, 10, 2, 22, 15, tzinfo=TORONTO)
+    chat("they gave strike notice? when would schools close?", at=evening)
+    reply = chat("york region")
+    assert reply.startswith("York Region DSB, tomorrow, Thursday, October 3")
+    assert "(I'll remember York Region District School Board" in reply
+    assert chat("is school open monday").startswith("York Region DSB, Monday, October 7")
+
+
+def test_is_true_asks_about_the_sentence_before_it(chat):
+    late = datetime(2019, 10, 3, 23, 10, tzinfo=TORONTO)
+    reply = chat("Hello. I am grandmother, I pick up my grandson from school in Brampton every day. "
+                 "My daughter say there is maybe strike Monday. Is true?", at=late)
+    assert reply.startswith("Peel DSB, Monday, October 7: not decided yet: closures are possible.")
+
+
+def test_is_it_the_same_elsewhere_is_a_scope_question_unless_it_names_a_board(chat):
+    chat("does the office still collect money for pizza day during the work to rule")
+    assert chat("is it the same in catholic schools").startswith("It is not one board")
+    assert chat("is it like this in all of toronto or just my school").startswith("It is not one board")
+    chat("is school open monday? york region")
+    assert chat("is it the same for the catholic schools in markham").startswith("York Catholic DSB, Monday, October 7")
+
+
+def test_time_alone_after_the_talks_asks_when_they_are(chat):
+    friday = datetime(2019, 10, 4, 13, 10, tzinfo=TORONTO)
+    chat("talks today?", at=friday)
+    assert chat("time?").startswith("CUPE, the province and the school boards are due to resume talks on the afternoon")
+
+
+def test_what_day_gets_the_card_on_when_not_the_close_one_on_who(chat):
+    reply = chat("what day are the talks")
+    assert reply.startswith("Friday afternoon, Oct. 4: CUPE, the province and the school boards go back to the table")

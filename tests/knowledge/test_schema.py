@@ -44,7 +44,7 @@ def test_a_new_database_has_every_table_at_the_latest_version(tmp_path):
     store = open_store(tmp_path / "new.db")
     names = {r[0] for r in store.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     assert {t.name for t in schema.TABLES} <= names
-    assert schema.version_of(store.conn) == schema.VERSION == 10
+    assert schema.version_of(store.conn) == schema.VERSION == 11
     assert {"broadcasts", "deliveries", "delivery_workers", "telegram_updates", "pack_ends", "replies"} <= names  # every table here
     store.close()
 
