@@ -14,6 +14,7 @@ from bot.core import Bot, Memory, build_matcher, matcher_key
 from bot.matcher import IntentMatcher
 from bot.replies import wording
 from bot.settings import DatabaseSettings, Settings, SettingsError, origin_of
+from knowledge import database_file
 from knowledge.loader import ensure_default_knowledge
 from knowledge.records import DatabaseUnavailable
 from knowledge.store import Store, open_store
@@ -43,12 +44,7 @@ def check_writable(path: str, wait: float = LOCK_WAIT_SECONDS) -> None:
     if path == ":memory:":
         return
     check_database_folder(path)
-    conn = sqlite3.connect(path, timeout=wait, isolation_level=None)
-    try:
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("ROLLBACK")
-    finally:
-        conn.close()
+    database_file.check_writable(path, wait)
 
 
 def check_database_folder(path: str) -> None:

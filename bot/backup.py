@@ -4,7 +4,7 @@ A copy of ``schoolbot.db`` alone can miss what is still in its write-ahead log
 (``schoolbot.db-wal``); SQLite's online backup API reads the database through a
 connection, WAL included, as one consistent snapshot, while the bot goes on
 writing. The copy is written to a temporary file beside FILE, checked
-(``PRAGMA quick_check``), switched to a single self-contained file (no ``-wal`` to
+(SQLite's quick check), switched to a single self-contained file (no ``-wal`` to
 carry along) and renamed over FILE only then (:mod:`bot.files`): FILE is the
 old one or a whole new backup, never the live database.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from bot.app import DatabaseUnavailable, describe_database_error
 from bot.files import WriteFailed, atomic_file
+from knowledge.database_file import OpenFailed, integrity_check, online_copy
 
 LOCK_WAIT_MS = 10_000  # how long a page may wait for a writer's lock; the bot's writes take milliseconds
 
@@ -26,26 +27,15 @@ def backup_database(database: str, target: str, *, replace: bool = False) -> int
         raise DatabaseUnavailable(f"no database at {database}: point --db or [database] path at the bot's database")
     with atomic_file(target, database=database, replace=replace, over_sqlite=True) as temporary:
         try:
-            source = sqlite3.connect(f"{Path(database).resolve().as_uri()}?mode=rw", uri=True)  # never creates one
-        except sqlite3.Error as exc:
-            raise DatabaseUnavailable(describe_database_error(database, exc)) from None
-        try:
-            source.execute(f"PRAGMA busy_timeout = {LOCK_WAIT_MS}")
-            copy = sqlite3.connect(temporary)
-            try:
-                source.backup(copy)
-                copy.execute("PRAGMA journal_mode = DELETE")  # one file: the copy needs no -wal beside it
-                verdict = copy.execute("PRAGMA quick_check").fetchone()[0]
-            finally:
-                copy.close()
+            verdict = online_copy(database, temporary, LOCK_WAIT_MS)
+        except OpenFailed as failed:
+            raise DatabaseUnavailable(describe_database_error(database, failed.__cause__)) from None
         except sqlite3.Error as exc:
             if getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_FULL", "SQLITE_IOERR")):  # writing the copy
                 raise WriteFailed(f"cannot write {target}: {exc}; nothing was written and {target} is unchanged") from None
             raise DatabaseUnavailable(describe_database_error(database, exc)) from None
-        finally:
-            source.close()
         if verdict != "ok":
             raise WriteFailed(f"the backup of {database} fails SQLite's check ({verdict}); {target} is unchanged: "
-                              f"run `sqlite3 {database} 'PRAGMA integrity_check'`")
+                              f"run `{integrity_check(database)}`")
         size = temporary.stat().st_size
     return size

@@ -50,57 +50,41 @@ class ReplyQueue:
         """Write the replies (and run `also`, e.g. the journal's mark) in one transaction; sets each item's id.
 
         Raises what the database raises: the caller decides (the lanes send from memory when it refuses writes)."""
-        with self.store.transaction(knowledge=False) as conn:
-            ids = [conn.execute(
-                "INSERT INTO replies (platform, account, chat_id, text, extra, created) VALUES (?, ?, ?, ?, ?, ?)",
-                (self.platform, self.account, item.chat_id, item.text, json.dumps(item.extra) if item.extra else None,
-                 item.created)).lastrowid for item in items]
-            if also is not None:
-                also()
+        ids = self.store.replies.add(
+            self.platform, self.account,
+            [(item.chat_id, item.text, json.dumps(item.extra) if item.extra else None, item.created) for item in items],
+            also)
         for item, row_id in zip(items, ids, strict=True):
             item.id = row_id
         self.store.trouble.written()
 
     def waiting(self) -> list[Outgoing]:
         """The replies not sent yet, oldest first (those a stopped or killed process left)."""
-        rows = self.store.conn.execute(
-            "SELECT id, chat_id, text, extra, attempts, created FROM replies "
-            "WHERE platform = ? AND account = ? AND state = 'pending' ORDER BY id", (self.platform, self.account))
         return [Outgoing(chat, text, json.loads(extra) if extra else {}, row_id, attempts, created)
-                for row_id, chat, text, extra, attempts, created in rows]
+                for row_id, chat, text, extra, attempts, created in self.store.replies.waiting(self.platform, self.account)]
 
     def sent(self, item: Outgoing) -> None:
         if item.id is not None:
-            with self.store.transaction(knowledge=False) as conn:
-                conn.execute("DELETE FROM replies WHERE id = ?", (item.id,))
+            self.store.replies.sent(item.id)
 
     def tried(self, item: Outgoing, detail: str) -> None:
         """A try that will be repeated: its count and what went wrong, for staff."""
         if item.id is not None:
-            with self.store.transaction(knowledge=False) as conn:
-                conn.execute("UPDATE replies SET attempts = ?, detail = ? WHERE id = ?",
-                             (item.attempts, detail[:500], item.id))
+            self.store.replies.tried(item.id, item.attempts, detail[:500])
 
     def settle(self, items: list[Outgoing], state: str, detail: str) -> None:
         """Replies that will not be sent: kept as `failed` or `blocked`, with why."""
         assert state in FINAL
         ids = [(state, detail[:500], item.attempts, utcnow().isoformat(), item.id) for item in items if item.id is not None]
         if ids:
-            with self.store.transaction(knowledge=False) as conn:
-                conn.executemany("UPDATE replies SET state = ?, detail = ?, attempts = ?, done_at = ? WHERE id = ?", ids)
+            self.store.replies.settle(ids)
 
 
 def reply_counts(store: Store) -> dict[str, dict[str, int]]:
     """platform -> state -> count of the replies not sent (pending: still being tried; failed, blocked: given up)."""
-    out: dict[str, dict[str, int]] = {}
-    for platform, state, count in store.conn.execute(
-            "SELECT platform, state, COUNT(*) FROM replies GROUP BY platform, state ORDER BY platform, state"):
-        out.setdefault(platform, {})[state] = count
-    return out
+    return store.replies.counts()
 
 
 def failed_replies(store: Store, limit: int = 10) -> list[tuple]:
     """(platform, chat, state, attempts, detail, done_at) of the newest replies given up on."""
-    return store.conn.execute(
-        "SELECT platform, chat_id, state, attempts, detail, done_at FROM replies WHERE state IN ('failed', 'blocked') "
-        "ORDER BY id DESC LIMIT ?", (limit,)).fetchall()
+    return store.replies.given_up(limit)

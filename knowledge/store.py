@@ -35,6 +35,7 @@ from knowledge.model import (
     TimelineEvent,
     WithdrawnService,
 )
+from knowledge.messaging import MessageRecords
 from knowledge.people import HeldContexts, PeopleRecords
 from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrouble
 from knowledge.rows import read_knowledge, row_of
@@ -53,7 +54,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Store(PeopleRecords):
+class Store(PeopleRecords, MessageRecords):
     """One database file. Create with :func:`open_store`."""
 
     def __init__(self, path: str | Path):

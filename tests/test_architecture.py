@@ -1,4 +1,5 @@
-"""The import graph: adapters and the command line -> core (bot/) -> knowledge, and no circle.
+"""The import graph: adapters and the command line -> core (bot/) -> knowledge, and no circle;
+and only knowledge/ touches the database.
 
 Every import counts, at the top of a module or inside a function (a lazy import
 is still a dependency); only `if TYPE_CHECKING:` blocks are left out.
@@ -7,6 +8,7 @@ is still a dependency); only `if TYPE_CHECKING:` blocks are left out.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -125,3 +127,75 @@ def test_the_checks_catch_a_circle_and_a_core_module_importing_an_adapter():
     tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import adapters.x\n"
                      "def f():\n    from adapters import serve\n    from . import y\n")
     assert imported_names(tree, "bot") == {"typing", "typing.TYPE_CHECKING", "adapters", "adapters.serve", "bot", "bot.y"}
+
+
+# ------------------------------------------------------------------ the database stays in knowledge/
+# Outside knowledge/ no module reaches the database itself: the store's named methods (store.outbox,
+# store.leases, store.replies, store.admin, ...) are the one way in, so another store is one package.
+# `store.transaction()` may be entered (a caller groups the store's writes), never bound to a name.
+DATABASE_CALLS = {"execute", "executemany", "executescript", "backup", "cursor"}  # a connection's, called
+DATABASE_ATTRIBUTES = {"conn", "lock"}  # the store's connection and its lock, read or written
+DATABASE_LIBRARIES = {"sqlite_utils"}  # imported, it is the database itself
+SQL = re.compile(r"\b(SELECT\b[\s\S]*\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\"?\w+\"?\s+SET|DELETE\s+FROM|"
+                 r"(CREATE|DROP|ALTER)\s+(TABLE|INDEX|VIEW|TRIGGER)|PRAGMA\s+\w|BEGIN\s+(IMMEDIATE|EXCLUSIVE|DEFERRED)|"
+                 r"ROLLBACK\b|SAVEPOINT\s+\w)")
+
+
+def database_touches(tree: ast.AST) -> list[str]:
+    """Where a module reaches the database itself, as 'line: what' (an empty list: it goes through the store)."""
+    found = []
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            owner = node.func.value
+            if node.func.attr in DATABASE_CALLS:
+                found.append(f"{line}: .{node.func.attr}(")
+            elif node.func.attr == "connect" and isinstance(owner, ast.Name) and owner.id == "sqlite3":
+                found.append(f"{line}: sqlite3.connect(")
+            elif node.func.attr == "Database" and isinstance(owner, ast.Name) and owner.id == "sqlite_utils":
+                found.append(f"{line}: sqlite_utils.Database(")
+        elif isinstance(node, ast.Attribute) and node.attr in DATABASE_ATTRIBUTES:
+            found.append(f"{line}: .{node.attr}")
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names]
+            found.extend(f"{line}: import {n}" for n in names if n.split(".")[0] in DATABASE_LIBRARIES)
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            call = node.context_expr
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "transaction":
+                found.append(f"{call.lineno}: with .transaction() as a connection")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL.search(node.value):
+            found.append(f"{line}: SQL {SQL.search(node.value).group(0)[:40]!r}")
+    return sorted(found, key=lambda touch: int(touch.split(":")[0]))
+
+
+def modules_touching_the_database() -> dict[str, list[str]]:
+    """Every module of bot/ and adapters/ that reaches the database itself, with where."""
+    out = {}
+    for package in ("bot", "adapters"):
+        for path in sorted((REPO / package).rglob("*.py")):
+            touches = database_touches(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+            if touches:
+                out[module_name(path)] = touches
+    return out
+
+
+def test_only_knowledge_touches_the_database():
+    store = REPO / "knowledge" / "outbox_rows.py"
+    assert database_touches(ast.parse(store.read_text(encoding="utf-8")))  # it sees SQL where SQL is
+    assert modules_touching_the_database() == {}
+
+
+def test_the_database_check_catches_sql_a_connection_and_its_lock():
+    code = ('import sqlite3\nimport sqlite_utils\n'
+            'def f(store, path):\n'
+            '    store.conn.execute("SELECT 1 FROM deliveries")\n'
+            '    with store.lock:\n        pass\n'
+            '    with store.transaction(knowledge=False) as conn:\n        conn.executemany(QUERY, [])\n'
+            '    with store.transaction():\n        store.outbox.recover("telegram")\n'
+            '    sqlite3.connect(path).close()\n'
+            '    sqlite_utils.Database(path)\n'
+            '    query = f"UPDATE replies SET state = {1}"\n'
+            '    except_ok = (sqlite3.Error, "Select a board from the list", "update the status")\n')
+    assert database_touches(ast.parse(code)) == [
+        "2: import sqlite_utils", "4: .execute(", "4: SQL 'SELECT 1 FROM'", "4: .conn", "5: .lock",
+        "7: with .transaction() as a connection", "8: .executemany(", "11: sqlite3.connect(", "12: sqlite_utils.Database(", "13: SQL 'UPDATE replies SET'"]

@@ -203,22 +203,17 @@ def _scratch_bot(settings: Settings):
     """A bot answering as `schoolbot chat` does (it subscribes, remembers a language, logs the question),
     on a copy of the database in a temporary folder: conversations go as parents see them, and the
     database itself is left as it was. The prepared matcher and cards still come from beside it."""
-    import sqlite3
     import tempfile
 
     from bot.app import build_bot, open_knowledge, settle_after_build
+    from knowledge.database_file import copy_store
     from knowledge.store import open_store
 
     with tempfile.TemporaryDirectory(prefix="schoolbot-eval-") as folder:
         path = os.path.join(folder, "schoolbot.db")
         original = open_knowledge(settings)
         try:
-            copy = sqlite3.connect(path)
-            try:
-                with original.lock:
-                    original.conn.backup(copy)
-            finally:
-                copy.close()
+            copy_store(original, path)
         finally:
             original.close()
         store = open_store(path)

@@ -58,8 +58,9 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
     name = board_title(knowledge, board_id)
     outbox = Outbox(store)
     now = datetime.now(time_zone(settings, store.knowledge()))
+    author = _author()
     try:
-        plan = plan_broadcast(knowledge, outbox, f"{CLI_PLATFORM}:{_author()}", query, board_id, body,
+        plan = plan_broadcast(knowledge, outbox, f"{CLI_PLATFORM}:{author}", query, board_id, body,
                               now, settings.limits.broadcast_max_chars)
     except BroadcastError as exc:
         raise UsageError(str(exc)) from None
@@ -75,7 +76,7 @@ def cmd_broadcast(args: argparse.Namespace) -> int:
         if answer not in ("y", "yes"):
             print("Not sent.")
             return 1
-    broadcast_id = queue(outbox, plan)
+    broadcast_id = queue(outbox, plan, name=author)  # audited as cli:<os user>, as `schoolbot grant` is
     print(f"Broadcast #{broadcast_id} is in the outbox for {total:,} recipients.")
     if args.deliver:
         return deliver_now(settings, store, outbox, broadcast_id)
@@ -206,12 +207,7 @@ def cmd_deliveries(args: argparse.Namespace) -> int:
         print(f"created {p.created} by {p.author}" + (f", finished {p.finished}" if p.finished else ""))
         for platform, states in sorted(outbox.by_platform(p.id).items()):
             print(f"  {platform}: " + ", ".join(f"{s} {n:,}" for s, n in sorted(states.items())))
-        problems = store.conn.execute(
-            "SELECT platform, chat_id, state, attempts, detail FROM deliveries WHERE broadcast_id = ? "
-            "AND (state IN ('failed', 'blocked') OR (state = 'pending' AND attempts > 0)) ORDER BY id LIMIT 20",
-            (p.id,),
-        ).fetchall()
-        for platform, chat, state, attempts, detail in problems:
+        for platform, chat, state, attempts, detail in outbox.troubled(p.id):
             print(f"  {state:<8} {platform}:{chat} after {attempts} attempt(s): {detail or '-'}")
         print("text:\n" + p.body)
         return 0

@@ -7,7 +7,7 @@ It only converts and delivers; it decides nothing about what to answer.
     convert.py   Update -> Incoming (private/group, addressed or not)
     sender.py    plain-text sendMessage, errors mapped to SendOutcome; Telegram's SendLimits
     choices.py   the core's offered choices as inline buttons; a click as the user's pick
-    journal.py   which updates arrived and were handled (SQLite table telegram_updates)
+    journal.py   which updates arrived and were handled (the store's telegram_updates)
     updates.py   each update once through the core, its replies queued (bot/reply_queue.py) with the
                  journal mark and sent per chat in order (bot/reply_lanes.py)
     polling.py   long polling (getUpdates)

@@ -20,58 +20,36 @@ from datetime import UTC, datetime
 
 from knowledge.store import Store
 
-RECEIVED, HANDLED = "received", "handled"
 
 class UpdateJournal:
-    """One bot's update ids in the store's database."""
+    """One bot's update ids in the store's database (``store.telegram_updates``)."""
 
     def __init__(self, store: Store, bot_key: str, keep: int = 10_000):
         self.store = store
+        self.rows = store.telegram_updates
         self.bot_key = bot_key
         self.keep = keep
-        self._marks = 0  # the telegram_updates table is made and migrated by knowledge/schema.py
+        self._marks = 0
 
     def seen(self, update_id: int) -> bool:
         """Was this update handled already?"""
-        row = self.store.conn.execute(
-            "SELECT 1 FROM telegram_updates WHERE bot = ? AND update_id = ? AND state = 'handled'",
-            (self.bot_key, update_id),
-        ).fetchone()
-        return row is not None
+        return self.rows.handled(self.bot_key, update_id)
 
     def receive(self, update_id: int, payload: dict) -> bool:
         """Journal an update before acknowledging it. False when it was handled already."""
-        with self.store.transaction(knowledge=False) as conn:
-            conn.execute(
-                "INSERT OR IGNORE INTO telegram_updates (bot, update_id, handled, state, payload) VALUES (?, ?, ?, ?, ?)",
-                (self.bot_key, update_id, _now(), RECEIVED, json.dumps(payload)),  # ASCII: even a lone surrogate is storable
-            )
-            state = conn.execute("SELECT state FROM telegram_updates WHERE bot = ? AND update_id = ?",
-                                 (self.bot_key, update_id)).fetchone()[0]
-        return state != HANDLED
+        # ASCII JSON: even a lone surrogate is storable
+        return self.rows.receive(self.bot_key, update_id, json.dumps(payload), _now())
 
     def mark(self, update_id: int) -> None:
-        """Record the update as handled (its journalled JSON is no longer needed)."""
-        with self.store.transaction(knowledge=False) as conn:
-            conn.execute(
-                "INSERT INTO telegram_updates (bot, update_id, handled, state) VALUES (?, ?, ?, 'handled') "
-                "ON CONFLICT (bot, update_id) DO UPDATE SET state = 'handled', payload = NULL, handled = excluded.handled",
-                (self.bot_key, update_id, _now()),
-            )
-            self._marks += 1
-            if self._marks % 500 == 0:
-                conn.execute(
-                    "DELETE FROM telegram_updates WHERE bot = ? AND state = 'handled' AND rowid NOT IN "
-                    "(SELECT rowid FROM telegram_updates WHERE bot = ? ORDER BY rowid DESC LIMIT ?)",
-                    (self.bot_key, self.bot_key, self.keep),
-                )
+        """Record the update as handled (its journalled JSON is no longer needed); every 500 marks, only the
+        newest `keep` handled ids are kept."""
+        prune = (self._marks + 1) % 500 == 0
+        self.rows.mark(self.bot_key, update_id, _now(), self.keep if prune else None)
+        self._marks += 1
 
     def unhandled(self) -> list[dict]:
         """The journalled updates not handled yet, oldest first (their JSON, as Telegram sent it)."""
-        rows = self.store.conn.execute(
-            "SELECT payload FROM telegram_updates WHERE bot = ? AND state = 'received' ORDER BY rowid", (self.bot_key,)
-        ).fetchall()
-        return [json.loads(payload) for (payload,) in rows]
+        return [json.loads(payload) for payload in self.rows.unhandled(self.bot_key)]
 
 
 def _now() -> str:

@@ -2,8 +2,9 @@
 
 - :mod:`~bot.broadcast.compose`: what recipients see (header + body, in each one's language; the
   author's text in one language or both, "... fr: ...") and the checks on the text
-- :mod:`~bot.broadcast.outbox`: (tables in knowledge/schema.py) writing a broadcast and its deliveries, reading progress, claiming rows
-- :mod:`~bot.broadcast.lease`: one delivery worker per platform
+- :mod:`~bot.broadcast.outbox`: writing a broadcast and its deliveries, reading progress, claiming rows (the rows:
+  ``store.outbox``, :mod:`knowledge.outbox_rows`)
+- :mod:`~bot.broadcast.lease`: one delivery worker per platform (the rows: ``store.leases``)
 - :mod:`~bot.broadcast.limiter`: pacing under each sender's declared limits
 - :mod:`~bot.broadcast.worker`: the delivery worker (delivery guarantee in its docstring)
 - :mod:`~bot.broadcast.wakeup`: the doorbell that starts this process's workers on a new broadcast

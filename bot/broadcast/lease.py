@@ -51,48 +51,28 @@ class Lease:
     def acquire(self) -> dict | None:
         """Take the lease. Returns None, or the live holder's row if another worker has it."""
         host, pid, now = socket.gethostname(), os.getpid(), time.time()
-        with self.store.transaction(knowledge=False) as conn:
-            row = conn.execute(
-                "SELECT token, host, pid, started, heartbeat FROM delivery_workers WHERE platform = ?", (self.platform,)
-            ).fetchone()
-            if row is not None and row[0] not in (self.token, self.replaces):
-                holder = {"token": row[0], "host": row[1], "pid": row[2], "started": row[3], "heartbeat": row[4]}
-                age = now - row[4]
-                if row[1] == host:
-                    alive = pid_alive(row[2]) and age < LEASE_STALE_LOCAL_SECONDS
-                else:
-                    alive = age < LEASE_STALE_SECONDS
-                if alive:
-                    return holder
-            conn.execute(
-                "INSERT INTO delivery_workers (platform, token, host, pid, started, heartbeat) VALUES (?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT(platform) DO UPDATE SET token = excluded.token, host = excluded.host, pid = excluded.pid, "
-                "started = excluded.started, heartbeat = excluded.heartbeat",
-                (self.platform, self.token, host, pid, utcnow().isoformat(), now),
-            )
-        return None
+
+        def alive(holder: dict) -> bool:
+            if holder["token"] == self.replaces:
+                return False
+            age = now - holder["heartbeat"]
+            if holder["host"] == host:
+                return pid_alive(holder["pid"]) and age < LEASE_STALE_LOCAL_SECONDS
+            return age < LEASE_STALE_SECONDS
+
+        return self.store.leases.take(self.platform, self.token, host, pid, utcnow().isoformat(), now, alive)
 
     def renew(self) -> bool:
         """The heartbeat. False when another worker has taken the lease."""
-        with self.store.lock:
-            cur = self.store.conn.execute(
-                "UPDATE delivery_workers SET heartbeat = ? WHERE platform = ? AND token = ?",
-                (time.time(), self.platform, self.token),
-            )
-        return cur.rowcount == 1
+        return self.store.leases.renew(self.platform, self.token, time.time())
 
     def release(self) -> None:
-        with self.store.lock:
-            self.store.conn.execute(
-                "DELETE FROM delivery_workers WHERE platform = ? AND token = ?", (self.platform, self.token))
+        self.store.leases.release(self.platform, self.token)
 
 
 def lease_holders(store: Store) -> list[dict]:
     """Every platform's current worker: platform, host, pid, started, heartbeat (unix time)."""
-    return [
-        {"platform": r[0], "host": r[1], "pid": r[2], "started": r[3], "heartbeat": r[4]}
-        for r in store.conn.execute("SELECT platform, host, pid, started, heartbeat FROM delivery_workers ORDER BY platform")
-    ]
+    return store.leases.holders()
 
 
 def live_platforms(store: Store) -> set[str]:

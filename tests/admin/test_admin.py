@@ -412,6 +412,9 @@ def test_cli_broadcast_deliveries_audit(settings, store, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "Preview of a broadcast to 3 recipients (test 3). They will see exactly this:" in out and "Schools open Monday." in out
     assert "Broadcast #1 is in the outbox for 3 recipients" in out
+    audited = store.audit_rows(1)[0]  # as `schoolbot grant` audits: cli:<os user>, named, both times
+    assert (audited["action"], audited["platform"], audited["name"]) == ("broadcast", "cli", audited["user_id"])
+    assert audited["user_id"] and audited["at"] and audited["real_at"]
     assert main(["broadcast", "--db", db, "--board", "tdsb", "--text", "x" * 4000, "--yes"]) == 2
     assert "limit is 3,500" in capsys.readouterr().err
     monkeypatch.setattr("sys.stdin.isatty", lambda: False, raising=False)
