@@ -98,7 +98,9 @@ class ReplyLanes:
                 lane = self._lanes[item.chat_id] = deque()
             lane.append(item)
             if item.chat_id not in self._tasks and not self._stop.is_set():
-                self._tasks[item.chat_id] = asyncio.create_task(self._run(item.chat_id), name=f"replies-{item.chat_id}")
+                task = asyncio.create_task(self._run(item.chat_id), name=f"replies-{item.chat_id}")
+                task.add_done_callback(_retrieved)
+                self._tasks[item.chat_id] = task
 
     def waiting(self) -> int:
         """Replies not sent yet, in every lane."""
@@ -190,3 +192,11 @@ class ReplyLanes:
                 self.log.exception("%s: could not record a reply's delivery", self.where)
                 return
             store.trouble.refused(f"{self.where} reply record", 1, exc)
+
+
+def _retrieved(task: asyncio.Task) -> None:
+    """Mark a lane's end as seen. A lane that meets a deleted database (DatabaseGone, a SystemExit) stops the event
+    loop, which stops serve with its one line; the task keeps that exception too, and unseen, asyncio would print
+    it again with a traceback ("Task exception was never retrieved") when the task is collected."""
+    if not task.cancelled():
+        task.exception()
