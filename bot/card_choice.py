@@ -16,7 +16,7 @@ from bot import readings
 from bot.asked import asks_for_list
 from bot.cards import Match
 from bot.intent_data import INTENTS
-from bot.text import normalize
+from bot.text import named, normalize
 from knowledge.model import Card
 
 if TYPE_CHECKING:
@@ -111,12 +111,6 @@ def names_any(card: Card, keywords: tuple[str, ...]) -> bool:
 @lru_cache(maxsize=4096)
 def _names_any(question: str, phrasings: tuple[str, ...], keywords: tuple[str, ...]) -> bool:
     return bool(named(" | ".join(normalize(text, 300) for text in (question, *phrasings)), keywords))
-
-
-def named(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
-    """The `keywords` (normalised phrases) that a normalised `text` has as whole words."""
-    padded = f" {text} "
-    return tuple(keyword for keyword in keywords if f" {keyword} " in padded)
 
 
 TOPIC_BAR = 0.30  # a card about a topic the intents leave out answers from here (else: where to look)

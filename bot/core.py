@@ -99,10 +99,11 @@ class Turn:
     meta: dict = field(default_factory=dict)  # extra Reply.meta (choices offered)
     voice: Voice = field(default_factory=Voice)  # the reply's language
     hour: int = 12  # the local hour it was asked at
+    asked: str = ""  # the question as read, when not the message's text ("is she still..." -> "is ea still...")
 
     @property
     def question(self) -> str:
-        return self.msg.text or ""
+        return self.asked or self.msg.text or ""
 
 
 def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
@@ -253,14 +254,12 @@ class Bot:
             return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
         now = msg.time.astimezone(time_zone(self.settings, knowledge))
         analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
-        if analysis.out_of_scope is not None:
-            asking = on_subject.asked_part(text)
-            if asking != text and self.subjects.find(asking) \
-                    and not card_choice.named(normalize(asking, 500), analysis.out_of_scope.keywords):
-                # "my daughter has diabetes. is her EA still there this week?": the question asks about the EA
-                analysis = self.matcher.analyse(asking, now.date(), lang)
+        # "my daughter has diabetes. is her EA still there this week?", "...his EA... is she still in class?": the
+        # question sentence read alone (with the group it speaks of), the message's board and day kept
+        analysis, asked = readings.the_question_asked(text, analysis, self.subjects,
+                                                      lambda asked: self.matcher.analyse(asked, now.date(), lang))
         turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context, hour=now.hour,
-                    voice=Voice(lang))
+                    voice=Voice(lang), asked=asked)
         mentioned = analysis.board.board_id if analysis.board else None
         fresh = context.fresh(now) and not analysis.command
         turn.board = turn.knowledge.board(mentioned or turn.remembered_board) or turn.knowledge.sole_board
@@ -280,7 +279,7 @@ class Bot:
                                             self.subjects.asks_for("time", text))
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
-            readings.read_again(turn, text, self.subjects, lambda: len(answering.boards_named(self, turn)))
+            readings.read_again(turn, turn.question, self.subjects, lambda: len(answering.boards_named(self, turn)))
             texts = answering.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
         texts = on_subject.without_a_wrong_opener(self, turn, texts)  # no "Yes:" to "how will they tell us?"

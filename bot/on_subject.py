@@ -51,7 +51,7 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     if not texts or analysis.command or analysis.intent in _NOT_ABOUT_SUBJECTS:
         return texts
     subjects: Subjects = bot.subjects
-    asked = subjects.find(asked_part(turn.question))
+    asked = subjects.find(asked_of_the_story(turn.question, subjects))
     if not asked:
         return texts
     if _the_dispute_s_own_group(subjects, turn, asked):
@@ -166,6 +166,27 @@ def asked_part(question: str) -> str:
     yet? my kids miss their clubs" asks about the strike, not the clubs."""
     asking = [s for s in _SENTENCE.findall(question) if s.rstrip().endswith("?")]
     return " ".join(asking) if asking else question
+
+
+# A person pronoun asked about in a question sentence that names no group: "is she still going to be in class
+# with him?", "est-ce qu'elle va être là?" (not "if they strike tomorrow is that cancelled?": "that" is asked about)
+_PERSON = re.compile(r"(?:\b(?:is|are|was|were|will|would|does|do|did|can|could|has|have|va|vont|est)\s+|\bqu'|\bqu\s)"
+                     r"(she|he|they|elle|il|ils|elles)\b")
+
+
+def asked_of_the_story(question: str, subjects: Subjects) -> str:
+    """The asked part (normalised) with its first person pronoun read as the group the sentences before it name
+    first, when it names none itself: "his EA is the only reason he gets through the day. is she still going to
+    be in class?" asks "is ea still going to be in class?". Else the asked part as it is."""
+    asking = asked_part(question)
+    plain = normalize(asking, 500)
+    if asking == question or subjects.find(plain) or not _PERSON.search(plain):
+        return plain
+    story = subjects.find(question[: question.rfind(asking)])
+    if not story:
+        return plain
+    found = _PERSON.search(plain)
+    return plain[: found.start(1)] + story[0].words[0] + plain[found.end(1):]
 
 
 def without_a_wrong_opener(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:

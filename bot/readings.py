@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from bot.timeline_answers import phase_named
 from bot.asked import WEAK, words_of
 from bot.dates.vocabulary import MONTH_WORDS
 from bot.matcher import FILLER
+from bot.on_subject import asked_of_the_story, asked_part
+from bot.text import named, normalize
+from bot.timeline_answers import phase_named
 
 if TYPE_CHECKING:
+    from bot.analysis import Analysis
     from bot.cards import Match
     from bot.core import Turn
     from bot.subjects import Subjects
@@ -192,8 +195,9 @@ def read_again(turn: Turn, text: str, subjects: Subjects, boards_named: Callable
     """After the card search: the intent a message means when the matcher's reading misses it (each reading above,
     in order; the first that holds sets the intent, and drops a card or a choice that answered the other one)."""
     analysis = turn.analysis
-    if a_phase_s_start(turn, lambda: _asks_when(subjects, text), lambda: phase_named(turn.knowledge, text,
-                                                                                    turn.voice.language)):
+    # "will ea be at school today with the work to rule?" asks whether someone is there, not when the phase starts
+    if subjects.asks(text) != "presence" and a_phase_s_start(
+            turn, lambda: _asks_when(subjects, text), lambda: phase_named(turn.knowledge, text, turn.voice.language)):
         analysis.intent, turn.card = "strike_dates", None  # "la grève du zèle a commencé?"
     elif when_a_strike(turn, lambda: subjects.asks_for("roster", text) or subjects.find(text)):
         analysis.intent, turn.card = "strike_dates", None  # "will school support workers strike in september"
@@ -247,3 +251,27 @@ def asked_alike(card, question: str, subjects: Subjects) -> bool:
     """Whether the card's own question asks for the one kind of answer the question asks for (why, how much, when)."""
     kinds = [kind for kind in _KINDS_ALIKE if subjects.asks_for(kind, question)]
     return len(kinds) == 1 and _card_asks(subjects, kinds[0], card)
+
+
+def the_question_asked(text: str, analysis: Analysis, subjects: Subjects,
+                       analyse: Callable[[str], Analysis]) -> tuple[Analysis, str]:
+    """The message read from its question sentences alone, when what came before would mislead (`analyse` reads a
+    text), and the question to answer when it is not the message's text ("" when it is): a topic the intents leave
+    out named only in the story ("my daughter has diabetes. is her EA still there this week?"), or a group named
+    in the story and asked about with a pronoun ("his EA is the only reason he gets through the day. is she still
+    going to be in class?" is read and answered as "is ea still going to be in class?"). The board and the day
+    the whole message names are kept."""
+    if asked_part(text) == text:
+        return analysis, ""
+    plain = asked_of_the_story(text, subjects)
+    pronoun = plain != normalize(asked_part(text), 500)
+    if analysis.out_of_scope is None:
+        # the whole message as the matcher read it; a group read into a pronoun is what the answer must speak of
+        return analysis, plain if pronoun else ""
+    if analysis.out_of_scope is not None and (not subjects.find(plain) or named(plain, analysis.out_of_scope.keywords)):
+        return analysis, ""
+    again = analyse(plain)
+    again.board = again.board or analysis.board
+    again.date = again.date or analysis.date
+    again.weekend = again.weekend or analysis.weekend
+    return again, plain if pronoun else ""

@@ -126,3 +126,9 @@ _PUNCT = re.compile(r"[^\w\s']+")
 def plain_words(norm: str) -> str:
     """A normalised message's words, punctuation but apostrophes taken out: "ok, thx!!" -> "ok thx"."""
     return " ".join(_PUNCT.sub(" ", norm).split())
+
+
+def named(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
+    """The `keywords` (normalised phrases) that a normalised `text` has as whole words."""
+    padded = f" {text} "
+    return tuple(keyword for keyword in keywords if f" {keyword} " in padded)

@@ -384,3 +384,21 @@ def test_a_card_asked_for_what_the_question_asks_answers_over_a_sure_intent_of_a
     monday = datetime(2019, 9, 30, 19, 0, tzinfo=TORONTO)
     reply = chat("how long will the work to rule last", at=monday)
     assert reply.startswith("I don't know: none of the reports says how long the job action would last")
+
+
+def test_a_group_named_in_the_story_and_asked_about_with_she_is_what_is_asked(chat):
+    tuesday = datetime(2019, 10, 1, 7, 5, tzinfo=TORONTO)
+    reply = chat("my son has autism and his EA is basically the only reason he can get through a school day. i read "
+                 "the support staff are on work to rule now and i'm panicking a bit. is she still going to be in class "
+                 "with him today?", at=tuesday)
+    assert reply.startswith("Yes, during work-to-rule: education assistants keep working with students")
+    reply = chat("Mon garçon a un TSA pis son aide-enseignante c'est vraiment elle qui le garde calme en classe. On est "
+                 "à Orléans, CEPEO. Si y'a grève lundi est-ce qu'elle va être là?", user="parent2")
+    assert reply.startswith("Oui, pendant la grève du zèle : les aides-enseignants continuent de travailler")
+    assert "Une grève générale serait différente : les aides-enseignants quitteraient le travail" in reply
+
+
+def test_they_in_an_if_clause_is_not_what_is_asked(chat):
+    reply = chat("the extended day program at my kids' school is run by the board with ECEs. if they strike tomorrow "
+                 "is that cancelled too?")
+    assert not reply.startswith("Early childhood educators (ECEs) are part of CUPE's job action")
