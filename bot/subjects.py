@@ -62,6 +62,7 @@ class Subjects:
         self._presence_pattern = _alternation(presence)
         self._participation_pattern = _alternation(participation)
         self.find = lru_cache(maxsize=8192)(self._find)  # parents repeat themselves
+        self.asks_for = lru_cache(maxsize=16384)(self._asks_for)  # and the cards' own questions are read again and again
 
     def __reduce__(self):  # kept prepared between runs: made again from its data
         return Subjects, (self.subjects, self.presence, self.participation, self.children, self.another_child_words,
@@ -114,7 +115,7 @@ class Subjects:
         """Whether the words only speak of a child ("my other kid", "mon plus vieux"): no question of their own."""
         return all(w in self.children for w in words)
 
-    def asks_for(self, kind: str, text: str) -> bool:
+    def _asks_for(self, kind: str, text: str) -> bool:
         """Whether a text asks for that kind of answer (question_kinds: "time", "roster", "definition")."""
         pattern = self._kind_patterns.get(kind)
         return pattern is not None and pattern.search(_padded(text)) is not None
