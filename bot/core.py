@@ -271,7 +271,7 @@ class Bot:
         texts = following.lean_on_context(self, turn, normalize(text, 500), fresh)
         if texts is None:
             context.stop_waiting()
-            meant = readings.help_about_the_dispute(turn)
+            meant = readings.help_about_the_dispute(turn, self.subjects)
             if meant is not None:  # "c quoi l'histoire de grève?": what the strike is about, not the bot's help
                 analysis.intent = meant
             if readings.not_a_request(turn):  # "will the school tell me if something changes?"

@@ -7,6 +7,7 @@ for a new question.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, conversation, replies, social_turns, timeliness
@@ -53,6 +54,11 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         if social == "ok":
             return [replies.acknowledged(lang)]
         return [replies.hello(lang) if social == "hello" else replies.goodbye(lang)]
+    if social_turns.asks_about_the_bot(norm) and analysis.board is None and analysis.date is None:
+        analysis.intent = "help"  # "are you a real person?", "who made you": what the bot is, in one line
+        if fresh:
+            _stay_in_conversation(turn)
+        return [turn.voice.say("about_me")]
     recent = _how_recent(turn) if social_turns.asks_how_recent(norm) and analysis.date is None else None
     if recent is not None:
         analysis.intent = "updates_source"  # "why don't you know?", "so basically nobody knows": how old the news is
@@ -120,7 +126,7 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     # "and what about my son at dpcdsb", "but peel said something right?": a board, and words that ask nothing new
     only_board = analysis.board is not None and not _content(analysis, bot)
     leans = (only_board_or_day or only_board) and context.topic in BOARD_DAY_TOPICS
-    if not leans and (analysis.board is not None or analysis.date is not None) and _corrects(analysis, bot):
+    if not leans and (analysis.board is not None or analysis.date is not None) and _corrects(analysis, bot, norm):
         leans = True  # "i meant monday obviously. toronto catholic", "je voulais dire lundi": the last question again
         if context.topic not in BOARD_DAY_TOPICS:
             context.topic = "school_status"  # ...which named a day or a board: that day's status
@@ -175,7 +181,8 @@ _AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "ou
                              # "they go to the peel board", "we moved, we're in york region now", "my sister's kids"
                              "they", "go", "goes", "moved", "now", "live", "attend", "attends", "sister", "sisters",
                              "brother", "brothers", "cousin", "cousins", "niece", "nephew", "grandkids", "grandchildren",
-                             "wait", "sorry", "oops", "actually",
+                             "wait", "sorry", "oops", "actually", "high", "elementary", "secondary", "middle", "primary",
+                             "elem", "kindergarten", "secondaire", "primaire", "elementaire",
                              # "ottawa first", "what about tcdsb specifically", "le tdsb d'abord": which board to begin with
                              "first", "specifically", "specific", "abord", "d'abord", "then", "please", "pls", "svp"})
 
@@ -200,11 +207,16 @@ _CORRECTING = frozenset({"meant", "mean", "sorry", "oops", "obviously", "actuall
                          "rather", "instead", "correction", "typo", "oups", "desole", "not", "no"})
 
 
-def _corrects(analysis, bot: Bot) -> bool:
-    """Whether the message only corrects the day or board of the last question."""
+def _corrects(analysis, bot: Bot, norm: str = "") -> bool:
+    """Whether the message only corrects the day or board of the last question ("i meant monday", "no wait, it's
+    the public one. peel district")."""
     words = _content(analysis, bot)
-    return bool(words) and any(w in ("meant", "voulais", "instead", "rather", "plutot", "correction") for w in words) \
-        and all(w in _CORRECTING for w in words)
+    opens = _CORRECTION_OPENS.match(norm) is not None
+    return (bool(words) or opens) and (opens or any(w in ("meant", "voulais", "instead", "rather", "plutot", "correction")
+                                                 for w in words)) and all(w in _CORRECTING for w in words)
+
+
+_CORRECTION_OPENS = re.compile(r"^(?:no+,? wait|wait|oops|oups|non attends|attends|actually|my bad|sorry,? i meant)\b")
 
 
 def _follow_up(turn: Turn, kind: str) -> list[str]:

@@ -36,14 +36,15 @@ _LEADING = frozenset({"and", "but", "so", "ok", "the", "then", "also"})
 _YOU_OR_I = frozenset({"you", "u", "ya", "i", "we", "im"})
 
 
-def help_about_the_dispute(turn: Turn) -> str | None:
-    """The intent a message read as asking for help means when it names the dispute ("allo c quoi l'histoire de
-    grève dans les écoles?" asks what the strike is about, not what the bot does): the next best, if any."""
+def help_about_the_dispute(turn: Turn, subjects: Subjects) -> str | None:
+    """The intent a message read as asking for help means when it names the dispute or one of its groups ("allo c
+    quoi l'histoire de grève dans les écoles?" asks what the strike is about, "teachers also?" whether teachers
+    take part, not what the bot does): the next best, if any."""
     analysis = turn.analysis
     if analysis.intent != "help" or analysis.command:
         return None
     words = set(analysis.processed.split())
-    if not words & _DISPUTE_WORDS or words & _TO_THE_BOT:
+    if not (words & _DISPUTE_WORDS or subjects.find(turn.question)) or words & _TO_THE_BOT:
         return None  # "what can this bot tell me about the strike": the bot's help
     ranked = sorted(((score, intent) for intent, score in analysis.scores.items()
                      if intent not in ("help", "unknown", "set_board", "subscribe", "unsubscribe")), reverse=True)

@@ -64,7 +64,7 @@ def social_turn(norm: str) -> str | None:
 # then", "thanks for being straight with me"): still nothing asked, so one short line back.
 _THANKS_WORDS = frozenset({"thanks", "thank", "merci", "appreciate", "appreciated", "cheers", "remercie"})
 _BYE_WORDS = frozenset({"bye", "night", "goodnight", "nite", "later", "nuit", "bonsoir", "cya", "soiree"})
-_OK_WORDS = frozenset({"ok", "fine", "alright", "cool", "noted", "gotcha", "understood", "sure", "yep", "yeah",
+_OK_WORDS = frozenset({"ok", "fine", "alright", "cool", "noted", "gotcha", "understood", "sure", "yep", "yeah", "sorry",
                        "oui", "ouais", "d'accord", "dac", "compris", "great", "good", "wonderful", "perfect",
                        "awesome", "super", "nice", "lovely", "parfait", "fair"})
 # Words of a reaction that alone do not react to the answer ("lol my cat knocked my coffee over"): with others,
@@ -79,6 +79,7 @@ _ASKING = frozenset({"what", "whats", "when", "where", "why", "who", "how", "is"
                      "thursday", "friday", "demain", "lundi", "mardi", "mercredi", "jeudi", "vendredi"})
 
 
+_CLAUSES = re.compile(r"[.,;:!]+")
 _SYMBOLS = re.compile(r"[^\w\s.,;:!?'\"()\-]")  # emoji and other symbols, not punctuation alone
 
 
@@ -93,7 +94,14 @@ def reaction(raw_norm: str) -> str | None:
     words = [_SHORT.get(w, w) for w in plain_words(raw_norm.replace("quand meme", "anyway")).split()]  # not "when"
     if not words:
         return "ok" if _SYMBOLS.search(raw_norm) else None  # "👍", "🙏": a reaction without words
-    if len(words) > 8 or not _ASKING.isdisjoint(words):
+    # an asking word opens a question only at the start of a sentence: "ok. thanks. this is a lot" asks nothing
+    openers = set()
+    for sentence in _CLAUSES.split(raw_norm):
+        clause = [_SHORT.get(w, w) for w in sentence.split()]
+        while len(clause) > 1 and clause[0] in _LEADING | {"so", "and", "but", "ok"}:  # "ok what do you know"
+            clause = clause[1:]
+        openers.update(clause[:1])
+    if len(words) > 8 or not _ASKING.isdisjoint(openers) or "if" in words or "si" in words:
         return None
     reacting = _THANKS_WORDS | _BYE_WORDS | _OK_WORDS
     if {words[0], words[-1]}.isdisjoint(reacting | _MOOD_WORDS) or (
@@ -152,3 +160,21 @@ def plan_stated(raw_norm: str) -> str | None:
         return None
     words = {_SHORT.get(word, word) for word in plain_words(raw_norm).split()}
     return "thanks" if _THANKS_WORDS & words else "ok"
+
+
+# A question about the bot itself: "are you a real person", "who made you", "are you connected to the school board?",
+# "t'es-tu un vrai humain ou un bot?". One line on what it is, never the whole help.
+_ABOUT_THE_BOT = re.compile(
+    r"\b(?:(?:are|r) (?:you|u)|is this|es[- ]tu|t'es[- ]tu|t'es tu|tes tu|etes[- ]vous|c'est tu) (?:a |an |un |une |une? )?"
+    r"(?:real |vrai |vraie |actual )?(?:person|human|bot|robot|ai|machine|humain|humaine|personne|chatbot|computer)\b"
+    r"|\bwho (?:made|built|created|runs|owns|programmed|wrote|is behind) (?:you|u|this bot|this)\b"
+    r"|\bqui (?:t'a|vous a|a) (?:fait|cree|créé|programme|programmé)\b"
+    r"|\b(?:are|r) (?:you|u) (?:connected|affiliated|linked|part of|from|with|run by|official)\b"
+    r"|\bis this (?:official|from the board|the board|run by the board)\b"
+    r"|\b(?:es[- ]tu|etes[- ]vous|t'es[- ]tu) (?:officiel|du conseil|relie|lié|lie)\b")
+
+
+@lru_cache(maxsize=16384)  # parents repeat themselves
+def asks_about_the_bot(norm: str) -> bool:
+    """Whether a short message asks what the bot is: a person, who made it, whether it is the school board's."""
+    return len(norm) <= 120 and _ABOUT_THE_BOT.search(norm) is not None

@@ -402,3 +402,36 @@ def test_they_in_an_if_clause_is_not_what_is_asked(chat):
     reply = chat("the extended day program at my kids' school is run by the board with ECEs. if they strike tomorrow "
                  "is that cancelled too?")
     assert not reply.startswith("Early childhood educators (ECEs) are part of CUPE's job action")
+
+
+def test_a_question_about_the_bot_itself_gets_one_line_on_what_it_is(chat):
+    about = ("I'm an automated chat bot, not a person and not the school board: I answer from news reports on the "
+             "job action, with the source and date of each answer. For official word, check your board's website.")
+    assert chat("are you a real person") == about
+    assert chat("who made you") == about
+    assert chat("are you connected to the school board?") == about
+    assert chat("t'es-tu un vrai humain ou un bot?").startswith("Je suis un robot conversationnel, pas une personne")
+
+
+def test_venting_and_thanks_with_a_feeling_are_one_short_line(chat):
+    chat("is school open monday? peel")
+    assert "\n" not in chat("sorry for venting") and "not sure" not in chat("sorry for venting")
+    assert chat("ok. thanks. this is a lot").startswith("You're welcome!")
+    assert chat("ok what do you know then, generally").startswith("I answer parents' questions about school")
+
+
+def test_a_group_named_alone_is_not_a_request_for_help(chat):
+    reply = chat("teachers also?")
+    assert "Commands:" not in reply and "teachers are not part of this job action" in reply
+
+
+def test_no_wait_corrects_the_board_of_the_last_question(chat):
+    chat("is dufferin peel open monday")
+    assert chat("no wait, it's the public one. peel district").startswith("Peel DSB, Monday, October 7")
+
+
+def test_my_other_one_at_a_board_s_high_school_is_that_board_s_day(chat):
+    monday = datetime(2019, 10, 7, 6, 45, tzinfo=TORONTO)
+    chat("good morning is there school today in brampton", at=monday)
+    reply = chat("what about my other one at dufferin peel catholic high school")
+    assert "Dufferin-Peel CDSB, today, Monday, October 7: not confirmed" in reply.split("\n")[0]
