@@ -148,8 +148,13 @@ _HOW_RECENT = re.compile(
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def asks_how_recent(norm: str) -> bool:
     """Whether the message asks how recent the bot's news is, or says nobody knows (see _HOW_RECENT)."""
+    return _short_and_said(_HOW_RECENT, norm, 80)
+
+
+def _short_and_said(pattern: re.Pattern, norm: str, limit: int) -> bool:
+    """Whether a message of at most `limit` characters (its plain words) says what `pattern` finds."""
     plain = plain_words(norm)
-    return len(plain) <= 80 and _HOW_RECENT.search(plain) is not None
+    return len(plain) <= limit and pattern.search(plain) is not None
 
 
 @lru_cache(maxsize=16384)  # parents repeat themselves
@@ -177,4 +182,4 @@ _ABOUT_THE_BOT = re.compile(
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def asks_about_the_bot(norm: str) -> bool:
     """Whether a short message asks what the bot is: a person, who made it, whether it is the school board's."""
-    return len(norm) <= 120 and _ABOUT_THE_BOT.search(norm) is not None
+    return _short_and_said(_ABOUT_THE_BOT, norm, 120)
