@@ -1,0 +1,51 @@
+"""Issue 24, items 3 and 4: what a deployment of another region says comes from its packs and region, in the
+order and the words its phase calls for."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from bot.app import build_bot
+from tests.knowledge.test_regions import EDMONTON, alberta, ask, deployment, quebec  # noqa: F401 (fixtures)
+
+QUEBEC_TIME = ZoneInfo("America/Toronto")
+
+
+@pytest.mark.parametrize("text", ["what is stopped", "what services are stopped"])
+def test_a_strike_stops_the_work_most_important_first(alberta, text):
+    """A strike's services: "stopped work", classes before buses (the pack file's order), short or listed."""
+    reply = ask(alberta, text, datetime(2025, 10, 20, 9, 0, tzinfo=EDMONTON), user=f"s-{text}")
+    assert "some tasks" not in reply, reply
+    if text == "what is stopped":  # the first three
+        assert reply.startswith("During the strike, workers stopped work, including: teachers: all classes"), reply
+    else:
+        assert reply.index("all classes and instruction") < reply.index("school bus routes"), reply
+
+
+def test_work_to_rule_stops_some_tasks(settings, store, shared_matcher):
+    from tests.conftest import TORONTO
+
+    bot = build_bot(settings, store=store, matcher=shared_matcher)
+    reply = ask(bot, "what's stopped", datetime(2019, 10, 3, 12, 0, tzinfo=TORONTO), user="wtr")
+    assert reply.startswith("During the work-to-rule, workers stopped some tasks, for example: custodians: "), reply
+
+
+def test_the_french_greeting_and_prompts_name_the_regions_places(quebec):
+    at = datetime(2023, 11, 27, 9, 0, tzinfo=QUEBEC_TIME)
+    hello = ask(quebec, "bonjour", at, user="g1")
+    assert hello.startswith("Bonjour!") and "Laval" in hello and "CEPEO" not in hello, hello
+    menu = ask(quebec, "/board", at, user="g2")
+    assert "« CSSDM »" in menu and "Ottawa" not in menu, menu
+    unsure = ask(quebec, "blorp flarp zut", at, user="g3")
+    assert unsure.startswith("Désolé") and "Laval" in unsure, unsure
+
+
+def test_the_board_menu_and_not_sure_in_alberta(alberta):
+    at = datetime(2025, 10, 8, 9, 0, tzinfo=EDMONTON)
+    menu = ask(alberta, "/board", at, user="m1")
+    assert '"Edmonton Public", "Calgary Catholic" or "Red Deer"' in menu, menu
+    unsure = ask(alberta, "asdfgh qwerty", at, user="m2")
+    assert "edmonton" in unsure and "peel" not in unsure.lower(), unsure
