@@ -25,7 +25,8 @@ PREVIEW_CHARS = 160
 MAX_SUPPORT = 2
 WORDING_FILE = CONFIG_DIR / "wording.yaml"
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Ý\"'(«])")
+# A capital letter's period is an initial ("Lester B. Pearson", "U.S."), not a sentence's end.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-ZÀ-ÖØ-Ý\"'(«])")
 
 
 # ------------------------------------------------------------------ languages
@@ -122,7 +123,7 @@ def source_name(source: str, language: str = "en") -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of a text ("Sept. 30" and "8 a.m." do not end one)."""
+    """The sentences of a text ("Sept. 30", "8 a.m." and "Lester B. Pearson" do not end one)."""
     return list(_sentences(text))
 
 

@@ -49,3 +49,19 @@ def test_the_board_menu_and_not_sure_in_alberta(alberta):
     assert '"Edmonton Public", "Calgary Catholic" or "Red Deer"' in menu, menu
     unsure = ask(alberta, "asdfgh qwerty", at, user="m2")
     assert "edmonton" in unsure and "peel" not in unsure.lower(), unsure
+
+
+def test_an_initial_does_not_end_the_sentence_a_reply_leads_with(settings, store, shared_matcher, tmp_path):
+    """"Lester B. Pearson" is one name: a fact leading a reply is not cut at "B."."""
+    from knowledge.loader import load_knowledge_file
+    from tests.conftest import TORONTO
+
+    pack = tmp_path / "initials.yaml"
+    pack.write_text("pack: {id: initials, title: Initials}\nsources:\n  - {file: a.txt, title: A, published: "
+                    "2031-03-01T10:00:00-05:00}\nfacts:\n  - {id: f1, topic: who_is_affected, text: 'The teachers of "
+                    "the Lester B. Pearson School Board are on strike. Support staff keep working.', source: a.txt}\n")
+    load_knowledge_file(store, pack)
+    store.use_packs(["initials"])
+    bot = build_bot(settings, store=store, matcher=shared_matcher)
+    reply = ask(bot, "who is on strike", datetime(2031, 3, 2, 9, 0, tzinfo=TORONTO), user="initials")
+    assert reply.startswith("The teachers of the Lester B. Pearson School Board are on strike.\n"), reply
