@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.app import build_bot
+from tests.conftest import message
 from tests.knowledge.test_regions import EDMONTON, alberta, ask, deployment, quebec  # noqa: F401 (fixtures)
 
 QUEBEC_TIME = ZoneInfo("America/Toronto")
@@ -65,3 +66,23 @@ def test_an_initial_does_not_end_the_sentence_a_reply_leads_with(settings, store
     bot = build_bot(settings, store=store, matcher=shared_matcher)
     reply = ask(bot, "who is on strike", datetime(2031, 3, 2, 9, 0, tzinfo=TORONTO), user="initials")
     assert reply.startswith("The teachers of the Lester B. Pearson School Board are on strike.\n"), reply
+
+
+def test_the_intent_reported_is_the_topic_of_the_card_that_answered(tmp_path, template_db):
+    """docs/packs.md: a card answers as its topic's intent, so ask, eval and /stats count it there, even where the
+    matcher was sure of another intent ("still going on" read as who is affected; the card is on the dates)."""
+    settings, store = deployment(tmp_path, template_db, "alberta", "alberta-teachers-2025")
+    try:
+        bot = build_bot(settings, store=store)
+        cards = {c.id: c for c in store.knowledge().cards}
+        at = datetime(2025, 10, 20, 9, 0, tzinfo=EDMONTON)
+        for number, text in enumerate(["is the teacher strike still going on in alberta?", "who is on strike",
+                                       "how do I apply for the $30 a day"]):
+            response = bot.respond(message(text, at=at, user=f"r{number}"))
+            assert response.card is not None and response.intent == cards[response.card].topic, (text, response)
+        store.flush_questions()
+        logged = [row[0] for row in store.conn.execute("SELECT intent FROM question_log ORDER BY at, rowid")]
+        assert logged[0] == cards[bot.respond(message("is the teacher strike still going on in alberta?", at=at,
+                                                      user="again")).card].topic, logged
+    finally:
+        store.close()
