@@ -315,7 +315,7 @@ class Bot:
         """The current knowledge, with its region's words set for what is said next (config/wording.yaml's
         {region_...} fields: the examples of prompts, what a board is called, where to look)."""
         knowledge = self.store.knowledge()
-        use_region(knowledge.region)
+        use_region(knowledge.region, next(iter(knowledge.packs.values()), None))
         return knowledge
 
     def set_language(self, msg: Incoming, lang: str) -> None:

@@ -47,10 +47,14 @@ def wording() -> Wording:
 # prompt suggests, what a board is called, where to look). Set per message by Bot.respond (a context variable:
 # each asyncio task answering a message has its own).
 _REGION: ContextVar[Region] = ContextVar("region", default=NOWHERE)
+# The first active pack's example questions (its `examples:` / `examples_fr:`), by language, for the greeting.
+_EXAMPLES: ContextVar[dict[str, tuple[str, ...]]] = ContextVar("examples", default={})
 
 
-def use_region(region: Region) -> None:
+def use_region(region: Region, pack: object | None = None) -> None:
+    """The region, and the first active pack (its examples), of the message being answered."""
     _REGION.set(region)
+    _EXAMPLES.set({"en": tuple(getattr(pack, "examples", ())), "fr": tuple(getattr(pack, "examples_fr", ()))})
 
 
 def fill_region(text: str, language: str = "en") -> str:
@@ -193,7 +197,14 @@ def acknowledged(language: str = "en") -> str:
 
 
 def hello(language: str = "en") -> str:
-    return say("hello", language)
+    """The greeting: the region's example question, and the pack's second example (its first is most often the
+    same kind of status question), else config/wording.yaml's hello_example."""
+    examples = _EXAMPLES.get().get(language, ())
+    if len(examples) > 1:
+        example = f"« {examples[1]} »" if language == "fr" else f'"{examples[1]}"'
+    else:
+        example = say("hello_example", language)
+    return say("hello", language, example=example)
 
 
 def goodbye(language: str = "en") -> str:
