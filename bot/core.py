@@ -34,7 +34,7 @@ from bot.replies import Voice, say, use_region
 from bot.settings import Settings
 from bot.subjects import subjects_from
 from bot.text import normalize, storable
-from knowledge.model import Board, Card
+from knowledge.model import TAUGHT_TOPIC, Board, Card
 from knowledge.reading import read_bytes
 from knowledge.snapshot import Knowledge
 from knowledge.store import Store
@@ -314,7 +314,7 @@ class Bot:
         """The current knowledge, with its region's words set for what is said next (config/wording.yaml's
         {region_...} fields: the examples of prompts, what a board is called, where to look)."""
         knowledge = self.store.knowledge()
-        use_region(knowledge.region)
+        use_region(knowledge.region, next(iter(knowledge.packs.values()), None))
         return knowledge
 
     def set_language(self, msg: Incoming, lang: str) -> None:
@@ -338,16 +338,19 @@ class Bot:
         if texts:
             texts[-1] = turn.voice.finish(texts[-1])  # "only in English", once, at the end
         replies = [Reply(answers_text, msg.chat_id, private=private, meta=meta) for answers_text in texts]
+        # A card that answered reports its topic (a pack topic as the intent it maps onto: docs/packs.md), so ask,
+        # eval and /stats count the question where its answer is; a taught card of no intent ("staff") does not.
+        reported = turn.card.topic if turn.card is not None and turn.card.topic != TAUGHT_TOPIC else analysis.intent
         if not self.dry_run:
             try:
-                self.store.log_question(msg.time, msg.platform, analysis.intent, meta["board"], msg.text,
+                self.store.log_question(msg.time, msg.platform, reported, meta["board"], msg.text,
                                         analysis.confidence)
             except Exception:  # statistics must never cost an answer
                 log.exception("could not log a question")
         if turn.topic is None and analysis.intent not in _NOT_A_TOPIC:
             turn.topic = analysis.intent
         card = turn.card.id if turn.card else None
-        return Response(replies, analysis.intent, meta["board"], turn.day, analysis.confidence, card)
+        return Response(replies, reported, meta["board"], turn.day, analysis.confidence, card)
 
     def log_pick(self, turn: Turn, number: int, card: Card) -> None:
         """Record which offered card a user picked, in the question log staff read."""

@@ -25,7 +25,8 @@ PREVIEW_CHARS = 160
 MAX_SUPPORT = 2
 WORDING_FILE = CONFIG_DIR / "wording.yaml"
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Ý\"'(«])")
+# A capital letter's period is an initial ("Lester B. Pearson", "U.S."), not a sentence's end.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-ZÀ-ÖØ-Ý\"'(«])")
 
 
 # ------------------------------------------------------------------ languages
@@ -46,10 +47,14 @@ def wording() -> Wording:
 # prompt suggests, what a board is called, where to look). Set per message by Bot.respond (a context variable:
 # each asyncio task answering a message has its own).
 _REGION: ContextVar[Region] = ContextVar("region", default=NOWHERE)
+# The first active pack's example questions (its `examples:` / `examples_fr:`), by language, for the greeting.
+_EXAMPLES: ContextVar[dict[str, tuple[str, ...]]] = ContextVar("examples", default={})
 
 
-def use_region(region: Region) -> None:
+def use_region(region: Region, pack: object | None = None) -> None:
+    """The region, and the first active pack (its examples), of the message being answered."""
     _REGION.set(region)
+    _EXAMPLES.set({"en": tuple(getattr(pack, "examples", ())), "fr": tuple(getattr(pack, "examples_fr", ()))})
 
 
 def fill_region(text: str, language: str = "en") -> str:
@@ -122,7 +127,7 @@ def source_name(source: str, language: str = "en") -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """The sentences of a text ("Sept. 30" and "8 a.m." do not end one)."""
+    """The sentences of a text ("Sept. 30", "8 a.m." and "Lester B. Pearson" do not end one)."""
     return list(_sentences(text))
 
 
@@ -192,7 +197,14 @@ def acknowledged(language: str = "en") -> str:
 
 
 def hello(language: str = "en") -> str:
-    return say("hello", language)
+    """The greeting: the region's example question, and the pack's second example (its first is most often the
+    same kind of status question), else config/wording.yaml's hello_example."""
+    examples = _EXAMPLES.get().get(language, ())
+    if len(examples) > 1:
+        example = f"« {examples[1]} »" if language == "fr" else f'"{examples[1]}"'
+    else:
+        example = say("hello_example", language)
+    return say("hello", language, example=example)
 
 
 def goodbye(language: str = "en") -> str:

@@ -31,7 +31,7 @@ def _service_words(service: WithdrawnService, voice: Voice) -> str:
 
 def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, question: str = "", *,
                        full: bool = False, voice: Voice = ENGLISH) -> str | None:
-    services: list[WithdrawnService] = knowledge.services_withdrawn(at)
+    services: list[WithdrawnService] = knowledge.services_withdrawn(at)  # the file's order: most important first
     if not services:
         return None
     lang = voice.language
@@ -39,7 +39,8 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
     asked -= _GENERIC
     named = [s for s in services if overlap(asked, _service_words(s, voice))]
     if named and not full:  # "are the custodians still cleaning?": the items asked about
-        named.sort(key=lambda s: -overlap(asked, _service_words(s, voice)))
+        # the closest first; of equally close ones, the first announced (a list follows the file's order)
+        named.sort(key=lambda s: (-overlap(asked, _service_words(s, voice)), s.published, s.id))
         first, *more = named[:3]
         later = first.phase != phase_order(knowledge, [s.phase for s in services])[0]
         lead = _phase_line(knowledge, first, at, "service_stopped", voice, later=later,
@@ -54,7 +55,7 @@ def withdrawn_services(knowledge: Knowledge, at: datetime, board: Board | None, 
         for number, phase in enumerate(phase_order(knowledge, list(by_phase))):
             if number == 0:
                 items = "; ".join(f"{voice.text(s, 'workers')}{voice.colon}{voice.text(s, 'service')}"
-                                  for s in by_phase[phase][-3:])
+                                  for s in by_phase[phase][:3])
                 key = "phase_examples_all" if _stops_all(knowledge, by_phase[phase][0]) else "phase_examples"
                 lines.append(_phase_line(knowledge, by_phase[phase][0], at, key, voice, items=items))
             elif phase_begun(knowledge, by_phase[phase][0], at) is not True:  # a later phase not begun

@@ -296,6 +296,10 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
     cards = _inherit_phrasings(cards)
     for card in cards:
         warn_missing_french(f"cards ({card.id})", card.fr, ("question", "answer", *(("details",) if card.details else ())))
+        outside = [b for b in card.boards if b in boards and not info.concerns(b)]
+        if outside:  # as a status's: the pack answers only for its `boards:`
+            warnings.append(f"cards ({card.id}): board(s) {', '.join(map(shown, outside))} not one of the pack's boards "
+                            "(pack.boards), the boards it speaks for: add them there, or remove them from the card")
 
     if problems:
         raise LoadError(path, problems)

@@ -95,7 +95,7 @@ def read_knowledge(conn, pack_ids: list[str] | None = None) -> Knowledge:
         WithdrawnService(r["id"], r["workers"], r["service"], r["phase"], r["source"], _time(r["published"]),
                          _time(r["ended"]), r["author"] or "", _time(r["retracted"]), _json(r["fr"]), r["pack"],
                          _day(r["start"]), _day(r["until"]))
-        for r in rows("withdrawn_services", "published, id")
+        for r in rows("withdrawn_services", "rowid")  # the file's order: most important first
     ]
     events = [
         TimelineEvent(r["id"], r["kind"], _day(r["day"]), r["text"], r["source"], _time(r["published"]),

@@ -181,18 +181,22 @@ def test_a_packs_own_examples_and_slang_reach_the_matcher(store, tmp_path):
     assert f"pack.intent_examples: {MAX_EXAMPLES + 1} examples; at most {MAX_EXAMPLES}" in str(caught.value)
 
 
-def test_a_status_for_a_board_outside_the_packs_boards_is_a_warning(store, tmp_path):
+def test_a_status_or_card_for_a_board_outside_the_packs_boards_is_a_warning(store, tmp_path):
     from knowledge.loader import validate_knowledge_file
 
     pack = tmp_path / "one.yaml"
     pack.write_text("pack: {id: one, title: One, boards: [tdsb]}\nsources:\n  - {file: a.txt, title: A, published: "
                     "2031-03-01T10:00:00-05:00}\nstatuses:\n  - {id: s1, board: pdsb, from: 2031-03-03, status: closed, "
                     "summary: Closed., source: a.txt}\n  - {id: s2, board: all, from: 2031-03-03, status: closed, "
-                    "summary: Closed., source: a.txt}\n")
+                    "summary: Closed., source: a.txt}\ncards:\n  - {id: c1, topic: childcare, question: Is daycare open?, "
+                    "answer: Yes., boards: [tdsb, pdsb], source: a.txt}\n  - {id: c2, topic: childcare, question: "
+                    "Is camp open?, answer: Yes., boards: [tdsb], source: a.txt}\n")
     warnings = validate_knowledge_file(store, pack).warnings
     assert [w for w in warnings if "pack's boards" in w] == [
         "statuses[0] (s1): board 'pdsb' is not one of the pack's boards (pack.boards): this status will never be "
-        "said; add the board there, or remove the status"]
+        "said; add the board there, or remove the status",
+        "cards (c1): board(s) 'pdsb' not one of the pack's boards (pack.boards), the boards it speaks for: add them "
+        "there, or remove them from the card"]
 
 
 def test_statuses_published_at_the_same_time_follow_the_file_order_not_their_ids(settings, store, shared_matcher,
