@@ -245,13 +245,22 @@ def _card_asks(subjects: Subjects, kind: str, card) -> bool:
     return subjects.asks_for(kind, card.question) or subjects.asks_for(kind, (card.fr or {}).get("question") or "")
 
 
-_KINDS_ALIKE = ("reason", "amount", "time")
+_KINDS_ALIKE = ("reason", "amount", "time", "duration")
 
 
 def asked_alike(card, question: str, subjects: Subjects) -> bool:
-    """Whether the card's own question asks for the one kind of answer the question asks for (why, how much, when)."""
-    kinds = [kind for kind in _KINDS_ALIKE if subjects.asks_for(kind, question)]
-    return len(kinds) == 1 and _card_asks(subjects, kinds[0], card)
+    """Whether the card's own question asks for the one kind of answer the question asks for (why, how much, when,
+    how long it lasts). How long something lasts is a kind of its own: "how long until the strike" asks when, and a
+    card asked "How long will it last?" does not answer it."""
+    kinds = _alike_kinds(lambda kind: subjects.asks_for(kind, question))
+    return len(kinds) == 1 and kinds[0] in _alike_kinds(lambda kind: _card_asks(subjects, kind, card))
+
+
+def _alike_kinds(asks: Callable[[str], bool]) -> list[str]:
+    """The kinds of _KINDS_ALIKE a text asks for; how long something lasts alone when it asks that ("combien de
+    temps vont durer" is a duration, not an amount)."""
+    kinds = [kind for kind in _KINDS_ALIKE if asks(kind)]
+    return ["duration"] if "duration" in kinds else kinds
 
 
 def the_question_asked(text: str, analysis: Analysis, subjects: Subjects,

@@ -23,7 +23,8 @@ from knowledge.reading import FileRefused, read_bytes, unknown_sections
 SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
 _LANGS = ("en", "fr")
 _WORD = re.compile(r"[a-z0-9]+")
-QUESTION_KINDS = ("time", "roster", "definition", "open", "duties", "start", "ongoing", "reason", "amount")
+QUESTION_KINDS = ("time", "roster", "definition", "open", "duties", "start", "ongoing", "reason", "amount",
+                  "duration")
 _SECTIONS = ("subjects", "presence", "participation", "children", "another_child", "generic", "question_kinds")
 
 

@@ -435,3 +435,10 @@ def test_my_other_one_at_a_board_s_high_school_is_that_board_s_day(chat):
     chat("good morning is there school today in brampton", at=monday)
     reply = chat("what about my other one at dufferin peel catholic high school")
     assert "Dufferin-Peel CDSB, today, Monday, October 7: not confirmed" in reply.split("\n")[0]
+
+
+def test_how_long_until_asks_when_and_how_long_will_it_last_asks_how_long(chat):
+    evening = datetime(2019, 10, 3, 19, 25, tzinfo=TORONTO)
+    assert chat("how long until the strike", at=evening).startswith("Mon Oct 7: A full strike could begin")
+    assert not chat("how many days till the walkout").startswith("I don't know: none of the reports says how long")
+    assert chat("how long will the strike last").startswith("I don't know: none of the reports says how long")
