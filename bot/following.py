@@ -122,7 +122,10 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     if analysis.out_of_scope is not None:
         return None
     named_a_kind = analysis.board is not None and analysis.board.how == "counterpart"  # "what about the public one"
-    only_board_or_day = (analysis.intent in ("set_board", "school_status") or named_a_kind) and not _content(analysis)
+    # after a day's status, "open?" asks it again; after child care, "are tdsb schools open monday?" asks a status
+    status_asked = _OPEN_OR_CLOSED if context.topic == "school_status" else frozenset()
+    only_board_or_day = (analysis.intent in ("set_board", "school_status") or named_a_kind) \
+        and not _content(analysis, also=status_asked)
     # "and what about my son at dpcdsb", "but peel said something right?": a board, and words that ask nothing new
     only_board = analysis.board is not None and not _content(analysis, bot)
     leans = (only_board_or_day or only_board) and context.topic in BOARD_DAY_TOPICS
@@ -161,8 +164,8 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
     if not leans:
         return None
     analysis.intent = context.topic if context.topic in HANDLERS else "unknown"
-    if turn.day is None and context.day and analysis.board is not None:
-        turn.day = context.the_day()  # "and tcdsb?": the same day
+    if turn.day is None and context.day and (analysis.board is not None or not _content(analysis, also=status_asked)):
+        turn.day = context.the_day()  # "and tcdsb?", "open?": the same day
     if analysis.intent == "unknown":
         return None
     texts = HANDLERS[analysis.intent](bot, turn)
@@ -187,12 +190,16 @@ _AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "ou
                              "first", "specifically", "specific", "abord", "d'abord", "then", "please", "pls", "svp"})
 
 
-def _content(analysis, bot: Bot | None = None) -> list[str]:
+# What a status asks, asked again after a board's day ("tdsb" for Monday, then "open?"): nothing new.
+_OPEN_OR_CLOSED = frozenset({"open", "opened", "closed", "close", "closing", "ouvert", "ouverte", "ferme", "fermee"})
+
+
+def _content(analysis, bot: Bot | None = None, also: frozenset[str] = frozenset()) -> list[str]:
     """The words of a message that ask something (with `bot`: also leaving out the words of a parent speaking
-    of a child, and places, beside a board)."""
+    of a child, and places, beside a board; and the words `also` names)."""
     words = [w for w in analysis.processed.split()
              if w not in FILLER and w not in ("what", "about", "and", "how") and w not in _BOARD_WORDS
-             and w not in _AROUND_A_BOARD]
+             and w not in _AROUND_A_BOARD and w not in also]
     if bot is None:
         return words
     words = [w for w in words if w not in bot.subjects.children]

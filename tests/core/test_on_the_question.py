@@ -442,3 +442,16 @@ def test_how_long_until_asks_when_and_how_long_will_it_last_asks_how_long(chat):
     assert chat("how long until the strike", at=evening).startswith("Mon Oct 7: A full strike could begin")
     assert not chat("how many days till the walkout").startswith("I don't know: none of the reports says how long")
     assert chat("how long will the strike last").startswith("I don't know: none of the reports says how long")
+
+
+def test_open_alone_after_a_board_s_day_asks_that_day_again(chat):
+    chat("monday?")
+    chat("tdsb")
+    assert chat("open?").startswith("TDSB, Monday, October 7: not confirmed.")
+
+
+def test_whether_the_strike_can_still_be_stopped_before_a_day_is_about_the_talks(chat):
+    friday = datetime(2019, 10, 4, 13, 40, tzinfo=TORONTO)
+    chat("is peel open monday", at=friday)
+    reply = chat("and is there any chance they stop the strike before monday")
+    assert reply.startswith("CUPE, the province and the school boards are due to resume talks")
