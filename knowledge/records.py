@@ -329,3 +329,8 @@ class AdminRecords:
                  "at": r[5]}
                 for r in self.store.conn.execute(
                     "SELECT platform, user_id, role, boards, granted_by, at FROM role_grants ORDER BY platform, user_id")]
+
+
+def utcnow() -> datetime:
+    """The current time, in UTC (the stores' times of writing)."""
+    return datetime.now(UTC)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,6 @@ from knowledge import schema
 from knowledge.model import (
     Board,
     Card,
-    KnowledgeFile,
     PackEnd,
     Source,
     Status,
@@ -36,8 +35,10 @@ from knowledge.model import (
     WithdrawnService,
 )
 from knowledge.messaging import MessageRecords
+from knowledge.pack_records import PackRecords
 from knowledge.people import HeldContexts, PeopleRecords
 from knowledge.records import AdminRecords, DatabaseGone, QuestionLog, WriteTrouble
+from knowledge.records import utcnow  # noqa: F401 (the store's clock, imported from here by its callers)
 from knowledge.rows import read_knowledge, row_of
 from knowledge.snapshot import Knowledge
 
@@ -50,11 +51,7 @@ def _iso(value: datetime | date | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def utcnow() -> datetime:
-    return datetime.now(UTC)
-
-
-class Store(PeopleRecords, MessageRecords):
+class Store(PeopleRecords, MessageRecords, PackRecords):
     """One database file. Create with :func:`open_store`."""
 
     def __init__(self, path: str | Path):
@@ -232,89 +229,6 @@ class Store(PeopleRecords, MessageRecords):
             # (boards of no region are those loaded before regions: the shipped region's).
             self.conn.execute(f"DELETE FROM boards WHERE (region = ? OR region IS NULL OR region = '') "
                               f"AND id NOT IN ({marks})", [region, *keep])
-
-    def load_file(self, kfile: KnowledgeFile) -> dict[str, int]:
-        """Replace a validated pack's file-loaded entries by the file's; its staff-made entries stay.
-
-        Loading the same file twice changes nothing; no other pack's entries change.
-        A new pack becomes active only when no pack is active (a fresh database).
-        """
-        info = kfile.pack
-        pack, origin = info.id, kfile.path
-        counts = {}
-        sections = (("sources", kfile.sources, "file"), ("facts", kfile.facts, "id"), ("statuses", kfile.statuses, "id"),
-                    ("withdrawn_services", kfile.withdrawn_services, "id"), ("timeline", kfile.timeline, "id"),
-                    ("cards", kfile.cards, "id"))
-        with self.transaction():
-            for table, entries, key in sections:
-                if table == "sources":
-                    staff = " UNION ".join(f'SELECT source FROM "{t}" WHERE origin = \'staff\''
-                                           for t in schema.KNOWLEDGE_TABLES[1:])
-                    self.conn.execute(f"DELETE FROM sources WHERE pack = ? AND file NOT IN ({staff})", (pack,))
-                else:
-                    self.conn.execute(f'DELETE FROM "{table}" WHERE pack = ? AND origin IS NOT \'staff\'', (pack,))
-                rows = [self._row(e, origin) for e in entries]
-                if table == "sources":
-                    for row in rows:
-                        row.pop("origin")
-                self.db[table].upsert_all(rows, pk=("pack", key))
-                counts[table] = len(entries)
-            self._put_pack(info, origin)
-        return counts
-
-    def _put_pack(self, info, origin: str) -> None:
-        from knowledge.packs import header_to_json
-
-        active = self.conn.execute("SELECT active FROM packs WHERE id = ?", (info.id,)).fetchone()
-        if active is None:
-            active = (0 if self.active_pack_ids() else 1,)
-        self.conn.execute(
-            "INSERT INTO packs (id, title, header, active, origin, loaded) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT(id) DO UPDATE SET title = excluded.title, header = excluded.header, origin = excluded.origin, "
-            "loaded = excluded.loaded",
-            (info.id, info.title, json.dumps(header_to_json(info), ensure_ascii=False), active[0], origin,
-             _iso(utcnow())))
-
-    # ----------------------------------------------------------------- packs
-    def packs(self) -> list[dict]:
-        """Every pack in the database: id, title, active place (0 = not active), origin, counts, and
-        `ended` (ISO text, or None): when the dispute ended, as staff last stated it in chat or its file says."""
-        out = []
-        for pack_id, title, active, origin, header in self.conn.execute(
-                "SELECT id, title, active, origin, header FROM packs ORDER BY id").fetchall():
-            counts = {t: self.conn.execute(f'SELECT COUNT(*) FROM "{t}" WHERE pack = ?', (pack_id,)).fetchone()[0]
-                      for t in schema.KNOWLEDGE_TABLES}
-            stated = self.conn.execute("SELECT ended FROM pack_ends WHERE pack = ? AND retracted IS NULL "
-                                       "ORDER BY published DESC, rowid DESC LIMIT 1", (pack_id,)).fetchone()
-            ended = stated[0] if stated else (json.loads(header or "{}") or {}).get("ended")
-            out.append({"id": pack_id, "title": title, "active": active, "origin": origin, "counts": counts,
-                        "ended": ended})
-        return out
-
-    def active_pack_ids(self) -> list[str]:
-        return [r[0] for r in self.conn.execute("SELECT id FROM packs WHERE active > 0 ORDER BY active, id")]
-
-    def use_packs(self, pack_ids: list[str]) -> None:
-        """Make exactly these packs active, in this order (the first gets staff changes)."""
-        known = {r[0] for r in self.conn.execute("SELECT id FROM packs")}
-        unknown = [p for p in pack_ids if p not in known]
-        if unknown:
-            raise KeyError(", ".join(unknown))
-        with self.transaction():
-            self.conn.execute("UPDATE packs SET active = 0")
-            for place, pack_id in enumerate(dict.fromkeys(pack_ids), start=1):
-                self.conn.execute("UPDATE packs SET active = ? WHERE id = ?", (place, pack_id))
-
-    def remove_pack(self, pack_id: str) -> dict[str, int]:
-        """Delete a pack and every entry of it (staff-made ones too). Returns what was deleted."""
-        with self.transaction():
-            if self.conn.execute("SELECT 1 FROM packs WHERE id = ?", (pack_id,)).fetchone() is None:
-                raise KeyError(pack_id)
-            counts = {t: self.conn.execute(f'DELETE FROM "{t}" WHERE pack = ?', (pack_id,)).rowcount
-                      for t in schema.KNOWLEDGE_TABLES}
-            self.conn.execute("DELETE FROM pack_ends WHERE pack = ?", (pack_id,))
-            self.conn.execute("DELETE FROM packs WHERE id = ?", (pack_id,))
-        return counts
 
     def staff_pack(self) -> str:
         """The pack staff changes made in chat go into: the first active one."""
