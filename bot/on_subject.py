@@ -174,19 +174,18 @@ _PERSON = re.compile(r"(?:\b(?:is|are|was|were|will|would|does|do|did|can|could|
                      r"(she|he|they|elle|il|ils|elles)\b")
 
 
-def asked_of_the_story(question: str, subjects: Subjects) -> str:
-    """The asked part (normalised) with its first person pronoun read as the group the sentences before it name
-    first, when it names none itself: "his EA is the only reason he gets through the day. is she still going to
-    be in class?" asks "is ea still going to be in class?". Else the asked part as it is."""
-    asking = asked_part(question)
+def asked_of_the_story(question: str, subjects: Subjects, asking: str | None = None) -> str:
+    """The asked part (normalised; `asking`: asked_part(question), when the caller has it) with its first person
+    pronoun read as the group the sentences before it name first, when it names none itself: "his EA is the only
+    reason he gets through the day. is she still going to be in class?" asks "is ea still going to be in class?".
+    Else the asked part as it is."""
+    asking = asked_part(question) if asking is None else asking
     plain = normalize(asking, 500)
-    if asking == question or subjects.find(plain) or not _PERSON.search(plain):
+    found = _PERSON.search(plain) if asking != question else None
+    if found is None or subjects.find(plain):
         return plain
     story = subjects.find(question[: question.rfind(asking)])
-    if not story:
-        return plain
-    found = _PERSON.search(plain)
-    return plain[: found.start(1)] + story[0].words[0] + plain[found.end(1):]
+    return plain[: found.start(1)] + story[0].words[0] + plain[found.end(1):] if story else plain
 
 
 def without_a_wrong_opener(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:

@@ -271,14 +271,15 @@ def the_question_asked(text: str, analysis: Analysis, subjects: Subjects,
     in the story and asked about with a pronoun ("his EA is the only reason he gets through the day. is she still
     going to be in class?" is read and answered as "is ea still going to be in class?"). The board and the day
     the whole message names are kept."""
-    if asked_part(text) == text:
+    asking = asked_part(text)
+    if asking == text:
         return analysis, ""
-    plain = asked_of_the_story(text, subjects)
-    pronoun = plain != normalize(asked_part(text), 500)
+    plain = asked_of_the_story(text, subjects, asking)
+    pronoun = plain != normalize(asking, 500)
     if analysis.out_of_scope is None:
         # the whole message as the matcher read it; a group read into a pronoun is what the answer must speak of
         return analysis, plain if pronoun else ""
-    if analysis.out_of_scope is not None and (not subjects.find(plain) or named(plain, analysis.out_of_scope.keywords)):
+    if not subjects.find(plain) or named(plain, analysis.out_of_scope.keywords):
         return analysis, ""
     again = analyse(plain)
     again.board = again.board or analysis.board

@@ -80,6 +80,7 @@ _ASKING = frozenset({"what", "whats", "when", "where", "why", "who", "how", "is"
 
 
 _CLAUSES = re.compile(r"[.,;:!]+")
+_CLAUSE_LEADING = _LEADING | {"so", "and", "but"}  # words before a clause's opener ("ok what do you know")
 _SYMBOLS = re.compile(r"[^\w\s.,;:!?'\"()\-]")  # emoji and other symbols, not punctuation alone
 
 
@@ -98,7 +99,7 @@ def reaction(raw_norm: str) -> str | None:
     openers = set()
     for sentence in _CLAUSES.split(raw_norm):
         clause = [_SHORT.get(w, w) for w in sentence.split()]
-        while len(clause) > 1 and clause[0] in _LEADING | {"so", "and", "but", "ok"}:  # "ok what do you know"
+        while len(clause) > 1 and clause[0] in _CLAUSE_LEADING:  # "ok what do you know"
             clause = clause[1:]
         openers.update(clause[:1])
     if len(words) > 8 or not _ASKING.isdisjoint(openers) or "if" in words or "si" in words:
@@ -141,7 +142,7 @@ _HOW_RECENT = re.compile(
     r"|(?:is|are) (?:your|ur|this|that) (?:news|info|information|data) (?:up to date|current|old|outdated|recent|stale)"
     r"|(?:so )?(?:basically )?(?:nobody|no one|noone) (?:knows|really knows|has a clue)"
     r"|pourquoi (?:tu |vous )?(?:ne )?(?:le |l'|la )?(?:sais|savez|connais|connaissez) pas"
-    r"|(?:tes|vos|les) (?:infos|informations|nouvelles) (?:sont|sont-elles|sont tu|sont-tu) (?:a jour|vieilles|recentes)"
+    r"|(?:tes|vos|les) (?:infos|informations|nouvelles) (?:sont|sont-elles|sont tu) (?:a jour|vieilles|recentes)"
     r"|(?:ta|votre) derniere (?:mise a jour|nouvelle)|personne (?:ne )?(?:le )?sait)\b")
 
 
@@ -170,13 +171,13 @@ def plan_stated(raw_norm: str) -> str | None:
 # A question about the bot itself: "are you a real person", "who made you", "are you connected to the school board?",
 # "t'es-tu un vrai humain ou un bot?". One line on what it is, never the whole help.
 _ABOUT_THE_BOT = re.compile(
-    r"\b(?:(?:are|r) (?:you|u)|is this|es[- ]tu|t'es[- ]tu|t'es tu|tes tu|etes[- ]vous|c'est tu) (?:a |an |un |une |une? )?"
+    r"\b(?:(?:are|r) (?:you|u)|is this|es[- ]tu|t'es[- ]tu|t'es tu|tes tu|etes[- ]vous|c'est tu) (?:a |an |une? )?"
     r"(?:real |vrai |vraie |actual )?(?:person|human|bot|robot|ai|machine|humain|humaine|personne|chatbot|computer)\b"
     r"|\bwho (?:made|built|created|runs|owns|programmed|wrote|is behind) (?:you|u|this bot|this)\b"
-    r"|\bqui (?:t'a|vous a|a) (?:fait|cree|créé|programme|programmé)\b"
+    r"|\bqui (?:t'a|vous a|a) (?:fait|cree|programme)\b"
     r"|\b(?:are|r) (?:you|u) (?:connected|affiliated|linked|part of|from|with|run by|official)\b"
     r"|\bis this (?:official|from the board|the board|run by the board)\b"
-    r"|\b(?:es[- ]tu|etes[- ]vous|t'es[- ]tu) (?:officiel|du conseil|relie|lié|lie)\b")
+    r"|\b(?:es[- ]tu|etes[- ]vous|t'es[- ]tu) (?:officiel|du conseil|relie|lie)\b")
 
 
 @lru_cache(maxsize=16384)  # parents repeat themselves
