@@ -27,7 +27,7 @@ from bot import (
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
-from bot.intent_data import with_packs
+from bot.intent_data import with_known_texts, with_packs
 from bot.matcher import Analysis, IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
 from bot.replies import Voice, say, use_region
@@ -111,8 +111,9 @@ def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
     knowledge = store.knowledge()
     boards = BoardFinder(knowledge.boards.values())
     m = settings.matcher
+    data = with_packs(load_intents(settings.knowledge.intents), knowledge.packs.values())
     return IntentMatcher(
-        with_packs(load_intents(settings.knowledge.intents), knowledge.packs.values()), boards,
+        with_known_texts(data, knowledge.texts()), boards,
         min_confidence=m.min_confidence, min_margin=m.min_margin, max_chars=m.max_chars,
     )
 
@@ -127,7 +128,7 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
     """Everything a built matcher depends on (intents, boards, settings, code), for the start-up cache."""
     knowledge = store.knowledge()
     boards = sorted(knowledge.boards.values(), key=lambda board: board.id)
-    words = [(p.intent_examples, p.slang) for p in knowledge.packs.values()]  # the active packs' own words
+    words = [(p.intent_examples, p.slang) for p in knowledge.packs.values()], knowledge.texts()  # the packs' words
     return prepared.digest(
         b"matcher", prepared.code_digest("bot", "knowledge"),
         read_bytes(settings.knowledge.intents), repr(boards), repr(settings.matcher), repr(words),

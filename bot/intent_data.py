@@ -43,6 +43,8 @@ class IntentData:
     examples: tuple[tuple[str, str], ...]  # (intent, raw example)
     keywords: dict[str, dict[str, float]]  # intent -> keyword -> weight
     out_of_scope: tuple[OutOfScope, ...]
+    # Texts whose words are right as written (the active knowledge's): never "corrected" into an example's word
+    known: tuple[str, ...] = ()
 
 
 def load_intents(path: str | Path) -> IntentData:
@@ -125,4 +127,11 @@ def with_packs(data: IntentData, packs) -> IntentData:
     slang = {normalize(word): normalize(means) for pack in packs for word, means in pack.slang}
     if not examples and not slang:
         return data
-    return IntentData({**slang, **data.slang}, data.examples + tuple(examples), data.keywords, data.out_of_scope)
+    return IntentData({**slang, **data.slang}, data.examples + tuple(examples), data.keywords, data.out_of_scope,
+                      data.known)
+
+
+def with_known_texts(data: IntentData, texts: tuple[str, ...]) -> IntentData:
+    """The intent data with the words of `texts` (the knowledge parents are answered from) known to the spelling
+    corrector: Alberta's "mediation" stays mediation, not the health topic's "medication"."""
+    return IntentData(data.slang, data.examples, data.keywords, data.out_of_scope, data.known + tuple(texts))

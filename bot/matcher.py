@@ -83,9 +83,13 @@ class IntentMatcher:
             vocabulary.update(w for word in _WORD.findall(normalize(text)) for w in self._unelided(word))
         # Board names and places are not vocabulary: they are blanked before matching.
         vocabulary -= set(boards.named) | set(boards.places)
-        self.vocabulary = frozenset(w for w in vocabulary if not w.isdigit())
+        # The knowledge's own words are right as written, but never what a misspelt word is corrected into
+        # ("jeune" is not the "june" of a date in a card).
+        known = {w for text in data.known for word in _WORD.findall(normalize(text)) for w in self._unelided(word)}
+        self._speller = NearestWord(w for w in vocabulary if len(w) >= 3 and w.isalpha())
+        known -= set(boards.named) | set(boards.places)
+        self.vocabulary = frozenset(w for w in vocabulary | known if not w.isdigit())
         boards.protect(self.vocabulary)
-        self._speller = NearestWord(w for w in self.vocabulary if len(w) >= 3 and w.isalpha())
         # Multi-word slang ("il y a"): each first word with the most words a phrase starting with it has.
         self._slang_starts: dict[str, int] = {}
         for phrase in data.slang:

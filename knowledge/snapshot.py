@@ -279,6 +279,15 @@ class Knowledge:
         replaced = {c.replaces for c in published if c.replaces}  # stays replaced after its successor expires
         return [c for c in published if c.id not in replaced and (c.valid_until is None or at < c.valid_until)]
 
+    def texts(self) -> tuple[str, ...]:
+        """Every English text parents are answered from or asked with (cards, facts, services, timeline)."""
+        fields = ("question", "answer", "details", "text", "workers", "service")
+        found: list[str] = []
+        for entry in (*self.cards, *self.facts, *self.services, *self.timeline):
+            found.extend(value for value in (getattr(entry, name, None) for name in fields) if isinstance(value, str))
+            found.extend(getattr(entry, "phrasings", ()))
+        return tuple(text for text in found if text)
+
     def events(self, at: datetime) -> list[TimelineEvent]:
         return list(self._kept(("events", self._span("events", at)), lambda: tuple(
             e for e in self.timeline if _visible(e.published, e.retracted, at))))

