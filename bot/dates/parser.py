@@ -210,7 +210,7 @@ def modified_weekday(tk: Tokens, i: int):
             if wd is not None:
                 return i, k + 1, weekday_date(wd, tk.today, "next")
             return None
-    elif t in ("last", "past", "depuis"):
+    elif t in ("last", "past", "depuis", "since"):
         mode = "last"
     else:  # coming, upcoming
         mode = "this"
@@ -353,9 +353,15 @@ def _first_from(tk: Tokens, i: int):
             i += 1
             continue
         if isinstance(r[2], datetime.date):
+            if t in _COUNTED_FROM:  # "any update since friday? still on for monday": the day asked is Monday
+                later = _first_from(tk, r[1])
+                return later if later is not None else r
             return r
         i = max(r[1], i + 1)
     return None
+
+
+_COUNTED_FROM = frozenset({"since", "depuis"})  # a day news is counted from, not the day asked about
 
 
 def _corrected(tk: Tokens, r):

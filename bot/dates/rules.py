@@ -47,7 +47,7 @@ WEEKEND_WORDS = frozenset((
     "weeekend", "weekned", "wkd", "fds",  # "fds": French "fin de semaine", as parents text it
 ))
 
-MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce", "cet", "depuis"))
+MODIFIERS = frozenset(("this", "next", "nxt", "last", "past", "coming", "upcoming", "ce", "cet", "depuis", "since"))
 # French "depuis lundi" (since Monday) is the last Monday; "mais" (but) puts the day after it first
 FR_BUT = frozenset(("mais",))
 # French: "ce matin", "ce soir", "cet aprem" (today); after the weekday: "lundi prochain" is the next
