@@ -18,6 +18,12 @@ from knowledge.model import Board
 
 _WORD = re.compile(r"[a-z0-9]+")
 _TO = re.compile(r"\b(?:to|into)\b")
+# "not peel", "c'est pas le pdsb", "no longer at tdsb": a board said not to be the one (text is normalised; "school
+# tomorrow or not york region" asks there)
+# "my son's grade 8 trip to ottawa": a place a trip goes to is not the family's board
+_TRIP = re.compile(r"\b(?:trip|trips|visit|travel|voyage|sortie|excursion)\s+(?:to|a|en|au|in)\s+$")
+_NOT = re.compile(r"(?<!\bor )(?<!\bou )\b(?:not|isnt|isn t|pas|plus|no longer|non)\s+(?:(?:le|la|l|les|au|aux|a|the|at|in|with|du|de|"
+                  r"from|a la|avec)\s+)?$")
 CATHOLIC_WORDS = frozenset({"catholic", "catholics", "catholique", "catholiques", "separate", "cath"})
 FRENCH_WORDS = frozenset({"french", "francais", "francophone", "franco", "francaise", "francophones", "scolaire"})
 ENGLISH_WORDS = frozenset({"english", "anglais", "anglaise", "anglophone", "anglophones"})
@@ -159,7 +165,7 @@ class BoardFinder:
         found so far serves it ("une école du CECCE à Orléans" is one board)."""
         tokens = _WORD.findall(text)
         if sum(token in self._starts for token in tokens) < 2:  # one name or place at most: `find` says which
-            first = self._find_first(text, language)
+            first = self._found(text, language)
             return (first,) if first is not None else ()
         found: list[BoardMention] = []
         for clause in _CLAUSES.finditer(text):  # "catholic" in one clause says nothing of the other's board
@@ -169,12 +175,16 @@ class BoardFinder:
                 if mention is None or (found and mention.how == "fuzzy"):
                     break
                 # A place a board already named serves ("une école du CECCE à Orléans") says where its school is
-                scope = _ONLY.search(text, max(0, offset + mention.start - 12), offset + mention.start)
+                scope = _ONLY.search(text, max(0, offset + mention.start - 12), offset + mention.start) or \
+                    _not_meant(text, mention, offset)
                 if all(m.board_id != mention.board_id for m in found) and not scope and not self._served_by(
                         text[offset + mention.start:offset + mention.end], mention, found):
                     found.append(BoardMention(mention.board_id, mention.start + offset, mention.end + offset,
                                               mention.how))
                 offset += mention.end
+        if not found:  # each name said not to be the one ("peel not tdsb"): the one `find` reads
+            first = self._found(text, language)
+            return (first,) if first is not None else ()
         return tuple(found)
 
     def _served_by(self, phrase: str, mention: BoardMention, found: list[BoardMention]) -> bool:
@@ -189,6 +199,15 @@ class BoardFinder:
         first = self._find_first(text, language)
         if first is None:
             return None
+        if _not_meant(text, first):  # "not peel, we're york region": York
+            later = self._find_first(text[first.end:], language)
+            if later is not None and later.board_id != first.board_id:
+                return BoardMention(later.board_id, later.start + first.end, later.end + first.end, later.how)
+            earlier = self._find_first(text[: first.start], language)  # "peel, not tdsb"
+            if earlier is not None and earlier.board_id != first.board_id:
+                return earlier
+            if first.how == "place":
+                return None
         rest = text[first.end :]
         link = _TO.search(rest)
         if link is not None:
@@ -298,3 +317,11 @@ class BoardFinder:
             ranked.append((rank, name, board))
         ranked.sort(key=lambda item: item[:2])
         return [board for _, _, board in ranked[: max(0, limit)]]
+
+
+def _not_meant(text: str, mention: BoardMention, offset: int = 0) -> bool:
+    """Whether the words before a board found in `text` (at `offset`) say it is not the one meant: "not peel",
+    "c'est pas le pdsb", or a place a trip goes to ("trip to ottawa")."""
+    start = offset + mention.start
+    return _NOT.search(text, max(0, start - 20), start) is not None or (
+        mention.how == "place" and _TRIP.search(text, max(0, start - 20), start) is not None)

@@ -187,7 +187,9 @@ _AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "ou
                              "wait", "sorry", "oops", "actually", "high", "elementary", "secondary", "middle", "primary",
                              "elem", "kindergarten", "secondaire", "primaire", "elementaire",
                              # "ottawa first", "what about tcdsb specifically", "le tdsb d'abord": which board to begin with
-                             "first", "specifically", "specific", "abord", "d'abord", "then", "please", "pls", "svp"})
+                             "first", "specifically", "specific", "abord", "d'abord", "then", "please", "pls", "svp",
+                             # "and my other one is at york catholic, same thing?", "pis mon autre au cepeo, pareil?"
+                             "same", "thing", "still", "autre", "pareil", "meme"})
 
 
 # What a status asks, asked again after a board's day ("tdsb" for Monday, then "open?"): nothing new.
@@ -202,7 +204,9 @@ def _content(analysis, bot: Bot | None = None, also: frozenset[str] = frozenset(
              and w not in _AROUND_A_BOARD and w not in also]
     if bot is None:
         return words
-    words = [w for w in words if w not in bot.subjects.children]
+    boards = bot.boards
+    # a board's own name or place, said beside the one read ("not peel, we're york region"), asks nothing
+    words = [w for w in words if w not in bot.subjects.children and w not in boards.named and w not in boards.places]
     if len(words) > _PLACE_WORDS:  # more than a place's words left: something is asked
         return words
     return [w for w in words if bot.boards.find(w) is None]

@@ -58,6 +58,9 @@ _LATEST = "whats the latest"
 _SCHOOL_WORDS = frozenset(["school", "schools", "class", "classes", "open", "closed", "cancelled", "strike", "striking"])
 
 
+_ACTIONS = frozenset({"subscribe", "unsubscribe"})  # intents that change what a chat receives
+
+
 class IntentMatcher:
     # Weights of the three signals in an intent's score (tuned on the dev set
     # and on questions written apart from the examples).
@@ -135,7 +138,8 @@ class IntentMatcher:
         Kept tight on purpose: an ordinary word missing from the examples
         ("voting") must not become a keyword ("vomiting").
         """
-        if word in self.vocabulary or len(word) < 4 or not word.isalpha():
+        if word in self.vocabulary or len(word) < 4 or not word.isalpha() or word in self.boards.named \
+                or word in self.boards.places:  # a board said beside the one read ("not peel, we're york region")
             return word
         for ending, stem_end in _ENDINGS:  # "packing" is a word ("pack" + "ing"), not a misspelt "parking"
             stem = word[: -len(ending)] + stem_end
@@ -293,6 +297,11 @@ class IntentMatcher:
                 self.min_margin:  # "is there going to be a strike at my kids school?? tdsb": that board's day says it
             best, best_score = "school_status", scores["school_status"]
             second_score = min(second_score, best_score - self.min_margin)
+        elif best in _ACTIONS and ranked[1][0] == "school_status" and best_score - second_score < self.ACTION_MARGIN:
+            # "can you just tell me if the school near me is closing": a day's status as near as the action is
+            # asked, and a chat is never subscribed (or unsubscribed) on a guess
+            best, best_score = ranked[1]
+            second_score = min(ranked[2][1], best_score - self.min_margin)
         if best_score < self.min_confidence or (best_score - second_score < self.min_margin
                                                  and best_score < self.SURE_SCORE):
             return "unknown", round(best_score, 3), scores, None, True
@@ -303,6 +312,7 @@ class IntentMatcher:
     # schools going to close this month or what??" 0.648 as a status and 0.629 as child care; either answers
     # better than "not sure".
     SURE_SCORE = 0.64
+    ACTION_MARGIN = 0.06  # a subscription changed by a message must lead a day's status by this much
     MIXED_BAR = 0.55  # a school question beside an out-of-scope topic must be this clear
 
     def _school_part(self, processed: str, topic: OutOfScope, english: bool) -> tuple[str, float] | None:

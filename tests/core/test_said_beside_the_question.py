@@ -1,0 +1,68 @@
+"""What parents say beside the question (issue 20, stop 16: the group-chat conversations of conv_j): a board
+said not to be the one, a trip's destination, the day news is counted from, "tell me if..." that asks now.
+
+Every test goes through Bot.handle, on the 2019 pack, at the conversation's clock.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+import pytest
+
+from bot.dates import find_date
+from tests.conftest import TORONTO, message
+
+FRIDAY = datetime(2019, 10, 4, 7, 30, tzinfo=TORONTO)
+
+
+@pytest.fixture
+def chat(bot):
+    """chat(text, ...) -> the reply texts joined; each call a few seconds after the last, one parent."""
+    clock = {"at": FRIDAY}
+
+    def _chat(text: str, *, user: str = "parent", at: datetime | None = None) -> str:
+        clock["at"] = at or clock["at"] + timedelta(seconds=20)
+        return "\n".join(r.text for r in bot.handle(message(text, user=user, at=clock["at"])))
+
+    return _chat
+
+
+def test_a_board_said_not_to_be_the_one_gives_way_to_the_one_meant(chat):
+    chat("is peel closing on monday for the strike")
+    assert chat("wait sorry not peel, we're york region, markham").startswith("York Region DSB, Monday, October 7")
+    chat("is peel closing on monday for the strike", user="other")
+    reply = chat("attends non c'est pas le PDSB, c'est une école de Viamonde à Mississauga", user="other")
+    assert reply.startswith("Viamonde, lundi 7 octobre") and "Peel" not in reply.split("\n")[0]
+
+
+def test_school_tomorrow_or_not_still_names_the_board_after_it(bot):
+    assert bot.boards.find("its almost midnight is there a strike tomorrow or not york region vaughan").board_id \
+        == "yrdsb"
+
+
+def test_another_child_at_another_board_same_thing_asks_the_last_question_there(chat):
+    chat("is york region closing on monday")
+    assert chat("and my other one is at york catholic, same thing?").startswith("York Catholic DSB, Monday, October 7")
+
+
+def test_a_place_a_trip_goes_to_is_not_the_familys_board(chat):
+    reply = chat("my sons grade 8 trip to ottawa is in november, will it be cancelled")
+    assert "OCDSB" not in reply and "Ottawa-Carleton" not in reply
+    assert "Ottawa" not in chat("/board")
+
+
+@pytest.mark.parametrize("text, day", [
+    ("any update since friday? is the strike still on for monday, tdsb", date(2019, 10, 7)),
+    ("pas de nouvelles depuis vendredi, toujours en grève lundi?", date(2019, 10, 7)),
+    ("anything new since friday", date(2019, 10, 4)),  # the day itself, in the past, when no other is asked
+])
+def test_the_day_news_is_counted_from_is_not_the_day_asked(text, day):
+    assert find_date(text, date(2019, 10, 6)).day == day
+
+
+def test_tell_me_if_the_school_is_closing_is_asked_now_not_a_subscription(bot):
+    at = datetime(2019, 10, 3, 17, 40, tzinfo=TORONTO)
+    reply = bot.handle(message("can you just tell me if the school near me is closing, its Elmdale PS", at=at))[0]
+    assert reply.meta["intent"] == "school_status" and "alerts" not in reply.text
+    assert bot.handle(message("let me know if school is cancelled", at=at))[0].meta["intent"] == "subscribe"
