@@ -101,3 +101,14 @@ def say(bot):
         return "\n".join(r.text for r in bot.handle(message(text, **kwargs)))
 
     return _say
+
+
+def chat_with(bot: Bot, start: datetime):
+    """chat(text, user=..., at=...) -> the reply texts joined; each call 20 seconds after the last (or at `at`)."""
+    clock = {"at": start}
+
+    def chat(text: str, *, user: str = "parent", at: datetime | None = None) -> str:
+        clock["at"] = at or clock["at"] + timedelta(seconds=20)
+        return "\n".join(r.text for r in bot.handle(message(text, user=user, at=clock["at"])))
+
+    return chat

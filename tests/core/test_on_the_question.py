@@ -11,7 +11,7 @@ import pytest
 
 from bot.subjects import SUBJECTS_FILE, load_subjects
 from knowledge.loading import LoadError
-from tests.conftest import TORONTO, message
+from tests.conftest import TORONTO, chat_with, message
 
 THURSDAY = datetime(2019, 10, 3, 9, 0, tzinfo=TORONTO)
 
@@ -19,13 +19,7 @@ THURSDAY = datetime(2019, 10, 3, 9, 0, tzinfo=TORONTO)
 @pytest.fixture
 def chat(bot):
     """chat(text, ...) -> the reply texts joined; each call a few seconds after the last, one parent."""
-    clock = {"at": THURSDAY}
-
-    def _chat(text: str, *, user: str = "parent", at: datetime | None = None) -> str:
-        clock["at"] = at or clock["at"] + timedelta(seconds=20)
-        return "\n".join(r.text for r in bot.handle(message(text, user=user, at=clock["at"])))
-
-    return _chat
+    return chat_with(bot, THURSDAY)
 
 
 # ---------------------------------------------------------------- 1. about what was asked, or honestly not

@@ -6,12 +6,12 @@ Every test goes through Bot.handle, on the 2019 pack, at the conversation's cloc
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 import pytest
 
 from bot.dates import find_date
-from tests.conftest import TORONTO, message
+from tests.conftest import TORONTO, chat_with, message
 
 FRIDAY = datetime(2019, 10, 4, 7, 30, tzinfo=TORONTO)
 
@@ -19,13 +19,7 @@ FRIDAY = datetime(2019, 10, 4, 7, 30, tzinfo=TORONTO)
 @pytest.fixture
 def chat(bot):
     """chat(text, ...) -> the reply texts joined; each call a few seconds after the last, one parent."""
-    clock = {"at": FRIDAY}
-
-    def _chat(text: str, *, user: str = "parent", at: datetime | None = None) -> str:
-        clock["at"] = at or clock["at"] + timedelta(seconds=20)
-        return "\n".join(r.text for r in bot.handle(message(text, user=user, at=clock["at"])))
-
-    return _chat
+    return chat_with(bot, FRIDAY)
 
 
 def test_a_board_said_not_to_be_the_one_gives_way_to_the_one_meant(chat):
