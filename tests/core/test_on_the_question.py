@@ -5,13 +5,13 @@ Every test goes through Bot.handle, on the 2019 pack, at the conversation's cloc
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import pytest
 
 from bot.subjects import SUBJECTS_FILE, load_subjects
 from knowledge.loading import LoadError
-from tests.conftest import TORONTO, chat_with, message
+from tests.conftest import TORONTO, chat_with
 
 THURSDAY = datetime(2019, 10, 3, 9, 0, tzinfo=TORONTO)
 
