@@ -12,7 +12,8 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, card_choice, commands, passages, replies, timeliness, timeline_answers
+from bot import (answer_memo, answers, card_choice, commands, passages, replies, social_turns, timeliness,
+                 timeline_answers)
 from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.text import normalize
@@ -323,7 +324,11 @@ def last_look(turn: Turn, texts: list[str]) -> list[str]:
         return texts
     found = passages.instead_of_not_sure(turn.knowledge, turn.question, turn.msg.time, turn.voice,
                                          turn.analysis.processed)
-    return _passage_reply(turn, found) or texts
+    reply = _passage_reply(turn, found)
+    if reply is None and turn.context.topic and social_turns.exclamation(normalize(turn.msg.text or "", 200)):
+        turn.analysis.intent = "help"  # "ouache", "lol this province" after an answer: one short line
+        return [replies.acknowledged(turn.voice.language)]
+    return reply or texts
 
 
 HANDLERS = {

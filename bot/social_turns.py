@@ -115,6 +115,19 @@ def reaction(raw_norm: str) -> str | None:
     return "ok"
 
 
+EXCLAMATION_WORDS = 3  # at most this many words, none asking and no "?": "ouache", "yikes", "lol this province"
+
+
+@lru_cache(maxsize=16384)
+def exclamation(raw_norm: str) -> bool:
+    """Whether a message nothing understood is a short exclamation ("ouache", "yikes", "lol this province"):
+    after an answer, one short line back rather than "not sure" and the help."""
+    if "?" in raw_norm or raw_norm.lstrip().startswith("/"):
+        return False
+    words = [part for word in plain_words(raw_norm).split() for part in word.split("'")]  # "who's right": who
+    return 0 < len(words) <= EXCLAMATION_WORDS and _ASKING.isdisjoint(words)
+
+
 # "ok I'll ask the teacher", "thanks, we'll check the board site tonight", "d'accord je vais appeler l'école": a
 # reaction, then what the parent will do. Nothing is asked, whatever the plan names (a board, a teacher, a day).
 _PLAN_VERBS = r"(?:keep|check|call|ask|wait|watch|look|email|see|try|contact|phone|text|read|figure|plan|find|get|stay)"

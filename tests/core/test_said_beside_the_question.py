@@ -60,3 +60,11 @@ def test_tell_me_if_the_school_is_closing_is_asked_now_not_a_subscription(bot):
     reply = bot.handle(message("can you just tell me if the school near me is closing, its Elmdale PS", at=at))[0]
     assert reply.meta["intent"] == "school_status" and "alerts" not in reply.text
     assert bot.handle(message("let me know if school is cancelled", at=at))[0].meta["intent"] == "subscribe"
+
+
+def test_a_short_exclamation_after_an_answer_gets_one_line_not_the_help(chat):
+    assert "Sorry, I'm not sure" in chat("yikes")  # nothing answered yet: what the bot can do
+    chat("est-ce que c'est vrai que les concierges ramassent pu les poubelles")
+    assert chat("ouache") == "D'accord. Posez-moi une autre question sur l'école au besoin."
+    assert chat("lol this province") == "D'accord. Posez-moi une autre question sur l'école au besoin."  # still French
+    assert not chat("who's right").startswith("OK.")  # a question, however short
