@@ -57,8 +57,11 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
     if analysis.out_of_scope is not None and analysis.intent == "unknown":
         # A topic the intents leave out ("buses"): only a card about it answers, one of that topic or one that
         # names it (a pack's card on the parent payment, where the shipped list only says where to look).
-        keywords = named(normalize(turn.question, 500), analysis.out_of_scope.keywords)
-        naming = [m for m in matches if keywords and names_any(m.card, keywords)]
+        topic = analysis.out_of_scope.keywords
+        keywords = named(normalize(turn.question, 500), topic)
+        # about the topic: a card whose own question names it ("Will a nurse give medication?"), or whose
+        # phrasings use the question's word for it (not one that says "picture day" in passing)
+        naming = [m for m in matches if (keywords and names_any(m.card, keywords)) or asks_about(m.card, topic)]
         matches = [m for m in matches if m.card.topic == "unknown" or m in naming]
         pick = choose_on_topic(matches, naming)  # the pack's word on it before "I have no information"
     else:
@@ -108,6 +111,11 @@ def names_any(card: Card, keywords: tuple[str, ...]) -> bool:
     return _names_any(card.question, tuple(card.phrasings) + tuple((card.fr or {}).get("phrasings") or ()), keywords)
 
 
+def asks_about(card: Card, keywords: tuple[str, ...]) -> bool:
+    """Whether the card's own question (English or French) names one of `keywords`."""
+    return _names_any(card.question, ((card.fr or {}).get("question") or "",), keywords)
+
+
 @lru_cache(maxsize=4096)
 def _names_any(question: str, phrasings: tuple[str, ...], keywords: tuple[str, ...]) -> bool:
     return bool(named(" | ".join(normalize(text, 300) for text in (question, *phrasings)), keywords))
@@ -118,16 +126,17 @@ TOPIC_BAR = 0.30  # a card about a topic the intents leave out answers from here
 
 def choose_on_topic(matches: list[Match], naming: list[Match]) -> Pick:
     """The card for a question on a topic the intents leave out ("exams"): as `choose` with the intent unsure,
-    among the cards of no intent and those `naming` the topic's words the question used; else the best of
-    those naming it from TOPIC_BAR, when it leads the next by ACROSS_LEAD (a pack's card on the parent payment
-    beats "I have no information on payments")."""
+    among the cards of no intent and those `naming` the topic; else the best of those naming it from TOPIC_BAR
+    (a pack's card on the parent payment beats "I have no information on payments"), or a choice of the two
+    best when they are within CLOSE and answer differently."""
     pick = choose(matches, "unknown", 0.0, True)
     if pick.card is not None or pick.choices or not naming or naming[0].score < TOPIC_BAR:
         return pick
     runner = naming[1] if len(naming) > 1 else None
-    if runner is None or naming[0].score - runner.score >= ACROSS_LEAD or runner.card.answer == naming[0].card.answer:
-        return Pick(card=naming[0].card)
-    return pick
+    if runner is not None and naming[0].score - runner.score <= CLOSE and runner.score >= TOPIC_BAR \
+            and runner.card.answer != naming[0].card.answer:
+        return Pick(choices=(naming[0].card, runner.card))  # "examen ... c'est quand / ça compte pour 50%?"
+    return Pick(card=naming[0].card)
 
 
 def choose(matches: list[Match], intent: str, confidence: float, abstained: bool) -> Pick:

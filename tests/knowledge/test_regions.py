@@ -191,6 +191,14 @@ def test_the_knowledges_own_words_are_never_corrected_into_another_topic(alberta
     assert alberta.matcher.analyse("my son needs his medicaton at school", at.date()).out_of_scope is not None
 
 
+def test_a_packs_card_asked_about_a_topic_the_intents_leave_out_answers_it(quebec):
+    """Exams are out of scope for the shipped intents; the Quebec pack's card whose own question is about exams
+    answers, though the parent's words ("examen du ministere") and the card's differ."""
+    at = datetime(2024, 1, 9, 20, 0, tzinfo=ZoneInfo("America/Toronto"))
+    reply = ask(quebec, "examen du ministere 4e secondaire histoire ça compte encore pour 50%?", at)
+    assert "20 %" in reply and "aucune information" not in reply
+
+
 def test_a_status_or_card_for_a_board_outside_the_packs_boards_is_a_warning(store, tmp_path):
     from knowledge.loader import validate_knowledge_file
 
