@@ -47,6 +47,12 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
         texts = HANDLERS[analysis.intent](bot, turn)
         if analysis.intent in _FROM_FACTS and (analysis.abstained or analysis.confidence < card_choice.SURE) and texts:
             texts = _on_the_words(turn, texts)
+        if analysis.intent in _NOTHING_YET and texts == [turn.voice.say(_NOTHING_YET[analysis.intent])]:
+            card = card_choice.instead_of_nothing(turn.meta.get("matches") or [])
+            if card is not None:  # "any deal today?" before any fact on the talks: the nearest card's answer
+                turn.card = card
+                texts = [answer_memo.card_answer(turn.knowledge, card, turn.msg.time, full=turn.full,
+                                                 voice=turn.voice, question=turn.question)]
     if analysis.intent == "who_is_affected" and analysis.board is not None and texts and turn.board is not None \
             and not _names(texts[0], turn.board) and turn.card is None and bot is not None \
             and not bot.subjects.find(turn.question):
@@ -77,6 +83,12 @@ def answer(bot: Bot, turn: Turn) -> list[str]:
                                            where=replies.fill_region(turn.voice.text(topic, "where"),
                                                                      turn.voice.language))
     return texts
+
+
+# Intents whose answer can be "nothing on that yet", and the wording key that says so.
+_NOTHING_YET = {"strike_dates": "no_dates", "withdrawn_services": "no_services", "childcare": "no_childcare",
+                "negotiations": "no_talks", "who_is_affected": "no_who", "dispute_issues": "no_issues",
+                "work_to_rule": "no_work_to_rule"}
 
 
 # Intents answered from the knowledge's texts (not a day's status, not the parent's settings).

@@ -47,6 +47,7 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
         return
     matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None, analysis.english)
     matches = readings.asked_the_same_way(matches, turn.question, subjects)  # "what day": a card on when
+    turn.meta["matches"] = matches[:2]  # the nearest cards, should the intent's own answer have nothing to say
     if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
         general = [m for m in matches if not m.card.boards and m.card.topic == "school_status"]
         matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]
@@ -170,3 +171,17 @@ def choose(matches: list[Match], intent: str, confidence: float, abstained: bool
     if best.score >= ACROSS_BAR and lead >= ACROSS_LEAD:
         return Pick(card=best.card)
     return Pick()
+
+
+EMPTY_BAR = 0.30  # instead of an intent's "I have no news on that yet", the nearest card answers from here
+
+
+def instead_of_nothing(matches: list[Match]) -> Card | None:
+    """The card to answer with when the intent's own answer has nothing to say ("I have no news on the talks
+    yet"): the nearest card from EMPTY_BAR, when it leads the next by CLOSE or answers as it does."""
+    if not matches or matches[0].score < EMPTY_BAR:
+        return None
+    best, runner = matches[0], (matches[1] if len(matches) > 1 else None)
+    if runner is None or best.score - runner.score > CLOSE or runner.card.answer == best.card.answer:
+        return best.card
+    return None

@@ -199,6 +199,13 @@ def test_a_packs_card_asked_about_a_topic_the_intents_leave_out_answers_it(quebe
     assert "20 %" in reply and "aucune information" not in reply
 
 
+def test_the_nearest_card_answers_where_the_intent_has_no_news_yet(alberta):
+    """Before any fact on the talks, "are they still talking?" gets the pack's card, not "no news on the talks"."""
+    at = datetime(2025, 10, 3, 17, 40, tzinfo=EDMONTON)
+    reply = ask(alberta, "Are they still talking?? any chance the strike is called off this weekend", at)
+    assert "no news on the talks" not in reply and "Oct. 6" in reply
+
+
 def test_a_status_or_card_for_a_board_outside_the_packs_boards_is_a_warning(store, tmp_path):
     from knowledge.loader import validate_knowledge_file
 
