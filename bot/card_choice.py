@@ -21,7 +21,7 @@ from knowledge.model import Card
 
 if TYPE_CHECKING:
     from bot.cards import CardIndex
-    from bot.core import Turn
+    from bot.turn import Turn
     from bot.subjects import Subjects
 
 ANSWER_BAR = 0.40  # a card in the question's topic (the matcher sure of it) answers from here

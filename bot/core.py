@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -28,13 +28,14 @@ from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
 from bot.intent_data import with_packs
-from bot.matcher import Analysis, IntentMatcher, load_intents
+from bot.matcher import IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
 from bot.replies import Voice, say, use_region
 from bot.settings import Settings
 from bot.subjects import subjects_from
 from bot.text import normalize, storable
-from knowledge.model import TAUGHT_TOPIC, Board, Card
+from bot.turn import Turn
+from knowledge.model import TAUGHT_TOPIC, Card
 from knowledge.reading import read_bytes
 from knowledge.snapshot import Knowledge
 from knowledge.store import Store
@@ -79,31 +80,6 @@ class Response:
     @property
     def text(self) -> str:
         return "\n\n".join(r.text for r in self.replies)
-
-
-@dataclass(slots=True)
-class Turn:
-    """One message being answered: the message, what was understood and the user's memory."""
-
-    msg: Incoming
-    analysis: Analysis
-    today: date
-    remembered_board: str | None
-    knowledge: Knowledge  # one snapshot per message: every answer in a reply agrees
-    board: Board | None = None
-    day: date | None = None
-    context: Context = field(default_factory=Context)
-    full: bool = False  # the whole answer ("more", or a question asking for the list)
-    card: Card | None = None  # the answer card chosen for this question
-    topic: str | None = None  # what the conversation is now about (None: leave it as it was)
-    meta: dict = field(default_factory=dict)  # extra Reply.meta (choices offered)
-    voice: Voice = field(default_factory=Voice)  # the reply's language
-    hour: int = 12  # the local hour it was asked at
-    asked: str = ""  # the question as read, when not the message's text ("is she still..." -> "is ea still...")
-
-    @property
-    def question(self) -> str:
-        return self.asked or self.msg.text or ""
 
 
 def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
@@ -365,11 +341,21 @@ class Bot:
     def _remember(self, msg: Incoming, **changes) -> None:
         self.memory.set_user(msg.platform, msg.user_id, **changes)
 
+    # ------------------------------------------------------------ the Session answering is handed (bot/session.py)
+    def remember_board(self, msg: Incoming, board_id: str | None) -> None:
+        self._remember(msg, board=board_id)
+
     def subscribed(self, msg: Incoming) -> bool:
         try:
             return bool(self.store.subscriptions_of(msg.platform, msg.chat_id))
         except Exception:
             return False
+
+    def subscribe(self, msg: Incoming, board_id: str, language: str) -> bool:
+        return self.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id, language)
+
+    def unsubscribe(self, msg: Incoming, board_id: str | None) -> list[str]:
+        return self.store.unsubscribe(msg.platform, msg.chat_id, board_id)
 
 
 def _changed(before: dict | None, after: dict | None) -> bool:

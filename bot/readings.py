@@ -21,7 +21,7 @@ from bot.timeline_answers import phase_named
 if TYPE_CHECKING:
     from bot.analysis import Analysis
     from bot.cards import Match
-    from bot.core import Turn
+    from bot.turn import Turn
     from bot.subjects import Subjects
 
 _OFF_TOPIC_MARGIN = 0.05
