@@ -7,8 +7,10 @@ understood). The core never imports a platform library.
 This module dispatches: commands, then the turns that lean on the
 conversation (a picked choice, the board we asked for, "thanks", "more",
 "what about tuesday?"), then the question's intent and its best answer card.
-Answering each intent is in bot/answering.py; the conversation's memory in
-bot/conversation.py; the wording in bot/answers.py and bot/replies.py.
+Answering is the package bot/answering/ (each intent in intents.py), handed the
+message as a Turn (bot/turn.py) and this bot as a Session (bot/session.py); the
+conversation's memory is in bot/conversation.py; the wording in bot/answers.py
+and bot/replies.py.
 """
 
 from __future__ import annotations
@@ -20,10 +22,8 @@ from datetime import date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import (
-    answering, card_choice, cards, commands, conversation, following, language, on_subject, prepared, readings,
-    timeliness, trimming, user_language,
-)
+from bot import cards, commands, conversation, language, prepared, timeliness, user_language
+from bot.answering import card_choice, following, intents, on_subject, readings, trimming
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
@@ -255,12 +255,12 @@ class Bot:
                                             self.subjects.asks_for("time", text))
             if analysis.intent not in _NO_CARDS and not analysis.command:
                 self._find_card(turn)
-            readings.read_again(turn, turn.question, self.subjects, lambda: len(answering.boards_named(self, turn)))
-            texts = answering.answer(self, turn)
+            readings.read_again(turn, turn.question, self.subjects, lambda: len(intents.boards_named(self, turn)))
+            texts = intents.answer(self, turn)
         texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
         texts = on_subject.without_a_wrong_opener(self, turn, texts)  # no "Yes:" to "how will they tell us?"
         texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
-        texts = answering.last_look(turn, texts)  # not "not sure" when one text speaks of the question's rare words
+        texts = intents.last_look(turn, texts)  # not "not sure" when one text speaks of the question's rare words
         texts = trimming.trim(turn, texts)  # the full name and the source line only where they add something
         response = self._finish(turn, texts)
         if turn.topic is not None and turn.topic not in _NOT_A_TOPIC:
@@ -302,7 +302,7 @@ class Bot:
             self._remember(msg, pending=context.to_memory())
 
     def _find_card(self, turn: Turn) -> None:
-        """Choose the answer card for the question, or offer two close ones (bot/card_choice.py)."""
+        """Choose the answer card for the question, or offer two close ones (bot/answering/card_choice.py)."""
         card_choice.find_card(turn, lambda: self.card_index(turn.knowledge), self.subjects)
 
     def _finish(self, turn: Turn, texts: list[str]) -> Response:

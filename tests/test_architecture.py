@@ -111,6 +111,18 @@ def test_dependencies_point_from_adapters_to_core_to_knowledge():
     assert forbidden_edges(import_graph()) == []
 
 
+# The core that drives answering: what bot/answering/ must never import (it gets a Turn and a Session instead).
+DRIVERS = ("bot.core", "bot.app", "bot.admin", "bot.broadcast", "bot.evaluation", "bot.conversation_eval")
+
+
+def test_answering_imports_nothing_of_the_core():
+    graph = import_graph()
+    answering = [m for m in graph if m == "bot.answering" or m.startswith("bot.answering.")]
+    assert "bot.answering.intents" in answering and "bot.answering.following" in answering  # it read the package
+    assert [f"{m} imports {t}" for m in sorted(answering) for t in sorted(graph[m])
+            if any(t == d or t.startswith(d + ".") for d in DRIVERS)] == []
+
+
 def test_the_checks_catch_a_circle_and_a_core_module_importing_an_adapter():
     graph = {"bot.a": {"bot.b"}, "bot.b": {"knowledge.c", "telegram"}, "knowledge.c": {"bot.a"}}
     assert find_cycle(graph) == ["bot.a", "bot.b", "knowledge.c", "bot.a"]

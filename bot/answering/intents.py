@@ -3,7 +3,7 @@
 Each ``on_<intent>`` takes the bot (a :class:`bot.session.Session`) and the :class:`bot.turn.Turn` and returns
 the reply texts; :data:`HANDLERS` maps the intents to them. The short turns that
 only make sense after an earlier one ("2", "peel" after "which board?", "thanks",
-"more", "why?", "what about tuesday?", "and tcdsb?") are read in :mod:`bot.following`.
+"more", "why?", "what about tuesday?", "and tcdsb?") are read in :mod:`bot.answering.following`.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, card_choice, commands, passages, replies, timeliness, timeline_answers
-from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
+from bot import answer_memo, answers, commands, replies, timeliness, timeline_answers
+from bot.answering import card_choice, passages
+from bot.answering.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.text import normalize
 

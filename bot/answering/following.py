@@ -1,7 +1,7 @@
 """The turns that lean on the conversation: "2" after a choice, "peel" after "which board?", "thanks", "more",
 "why?", "what about tuesday?", "and tcdsb?", "we're peel" after a question whose answer depends on the board.
 
-:func:`lean_on_context` answers such a turn through the intents' handlers (bot/answering.py), or returns None
+:func:`lean_on_context` answers such a turn through the intents' handlers (bot/answering/intents.py), or returns None
 for a new question.
 """
 
@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, conversation, replies, social_turns, timeliness
-from bot.answering import ASKED_AGAIN_TOPICS, BOARD_DAY_TOPICS, DAY_TOPICS, HANDLERS, on_dispute_issues
+from bot import answer_memo, answers, conversation, replies, timeliness
+from bot.answering import social_turns
+from bot.answering.intents import ASKED_AGAIN_TOPICS, BOARD_DAY_TOPICS, DAY_TOPICS, HANDLERS, on_dispute_issues
 from bot.boards import KIND_WORDS, BoardMention
 from bot.matcher import FILLER
 from bot.text import normalize
