@@ -20,14 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from bot import replies, user_commands
 from bot.messages import Incoming, Reply
 from bot.text import normalize
-
-if TYPE_CHECKING:
-    from bot.core import Bot
+from bot.user_commands import Host
 
 LANGUAGES = ("en", "fr")
 
@@ -37,7 +33,7 @@ GROUP_ADMIN = "group_admin"  # anyone in a private chat; in a group, only the gr
 STAFF = "staff"  # board staff and province admins, in a private chat
 PROVINCE = "province"  # province admins only, in a private chat
 
-Handler = Callable[["Bot", Incoming, str], "list[Reply] | None"]  # None: answer the message as a question
+Handler = Callable[[Host, Incoming, str], "list[Reply] | None"]  # None: answer the message as a question
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,5 @@
 """What the bot remembers of a conversation, and the follow-ups that lean on it ("more", "why?", "is that only
-tdsb?", "2", "and tcdsb?"); the short turns that ask nothing are in bot/social_turns.py.
+tdsb?", "2", "and tcdsb?"); the short turns that ask nothing are in bot/answering/social_turns.py.
 
 Per user, for a few minutes: the last question's topic, board, date and card,
 a question the bot asked ("which board?") and a choice it offered. The

@@ -7,7 +7,9 @@ understood). The core never imports a platform library.
 This module dispatches: commands, then the turns that lean on the
 conversation (a picked choice, the board we asked for, "thanks", "more",
 "what about tuesday?"), then the question's intent and its best answer card.
-Answering each intent is in bot/answering.py; the conversation's memory in
+Answering is the package bot/answering/: pipeline.answer is handed the message
+as a Turn (bot/turn.py) and this bot as a Session (bot/session.py) and gives back
+an Answer (texts, intent, topic, board, day, card); the conversation's memory is in
 bot/conversation.py; the wording in bot/answers.py and bot/replies.py.
 """
 
@@ -15,26 +17,25 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot import (
-    answering, card_choice, cards, commands, conversation, following, language, on_subject, prepared, readings,
-    timeliness, trimming, user_language,
-)
+from bot import cards, commands, conversation, language, prepared, user_language
+from bot.answering import pipeline, readings
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
 from bot.intent_data import with_known_texts, with_packs
-from bot.matcher import Analysis, IntentMatcher, load_intents
+from bot.matcher import IntentMatcher, load_intents
 from bot.messages import ChatKind, Incoming, Reply
 from bot.replies import Voice, say, use_region
 from bot.settings import Settings
 from bot.subjects import subjects_from
-from bot.text import normalize, storable
-from knowledge.model import TAUGHT_TOPIC, Board, Card
+from bot.text import storable
+from bot.turn import Answer, Turn
+from knowledge.model import TAUGHT_TOPIC, Card
 from knowledge.reading import read_bytes
 from knowledge.snapshot import Knowledge
 from knowledge.store import Store
@@ -81,31 +82,6 @@ class Response:
         return "\n\n".join(r.text for r in self.replies)
 
 
-@dataclass(slots=True)
-class Turn:
-    """One message being answered: the message, what was understood and the user's memory."""
-
-    msg: Incoming
-    analysis: Analysis
-    today: date
-    remembered_board: str | None
-    knowledge: Knowledge  # one snapshot per message: every answer in a reply agrees
-    board: Board | None = None
-    day: date | None = None
-    context: Context = field(default_factory=Context)
-    full: bool = False  # the whole answer ("more", or a question asking for the list)
-    card: Card | None = None  # the answer card chosen for this question
-    topic: str | None = None  # what the conversation is now about (None: leave it as it was)
-    meta: dict = field(default_factory=dict)  # extra Reply.meta (choices offered)
-    voice: Voice = field(default_factory=Voice)  # the reply's language
-    hour: int = 12  # the local hour it was asked at
-    asked: str = ""  # the question as read, when not the message's text ("is she still..." -> "is ea still...")
-
-    @property
-    def question(self) -> str:
-        return self.asked or self.msg.text or ""
-
-
 def build_matcher(store: Store, settings: Settings) -> IntentMatcher:
     """The matcher for the store's boards and the configured intents (the slow part of start-up)."""
     knowledge = store.knowledge()
@@ -135,7 +111,6 @@ def matcher_key(store: Store, settings: Settings) -> bytes:
     )
 
 
-_NO_CARDS = frozenset({"set_board", "subscribe", "unsubscribe", "help"})
 _NOT_A_TOPIC = frozenset({"set_board", "subscribe", "unsubscribe", "help", "unknown", "admin"})
 
 
@@ -259,43 +234,28 @@ class Bot:
         # question sentence read alone (with the group it speaks of), the message's board and day kept
         analysis, asked = readings.the_question_asked(text, analysis, self.subjects,
                                                       lambda asked: self.matcher.analyse(asked, now.date(), lang))
-        turn = Turn(msg, analysis, now.date(), user.get("board"), knowledge, context=context, hour=now.hour,
-                    voice=Voice(lang), asked=asked)
-        mentioned = analysis.board.board_id if analysis.board else None
+        mentioned, remembered = analysis.board.board_id if analysis.board else None, user.get("board")
+        turn = Turn(msg, analysis, now.date(), remembered, knowledge, context=context, hour=now.hour, voice=Voice(lang),
+                    asked=asked, board=knowledge.board(mentioned or remembered) or knowledge.sole_board,
+                    day=analysis.date.day if analysis.date else None)
         fresh = context.fresh(now) and not analysis.command
-        turn.board = turn.knowledge.board(mentioned or turn.remembered_board) or turn.knowledge.sole_board
-        turn.day = analysis.date.day if analysis.date else None
         # A card offered or answered earlier that staff undid since is not served ("2" picks nothing then).
-        context.choices = [turn.knowledge.live_card(card, msg.time) for card in context.choices]
-        context.card = turn.knowledge.live_card(context.card, msg.time) or None
+        context.choices = [knowledge.live_card(card, msg.time) for card in context.choices]
+        context.card = knowledge.live_card(context.card, msg.time) or None
 
-        texts = following.lean_on_context(self, turn, normalize(text, 500), fresh)
-        if texts is None:
-            context.stop_waiting()
-            meant = readings.help_about_the_dispute(turn, self.subjects)
-            if meant is not None:  # "c quoi l'histoire de grève?": what the strike is about, not the bot's help
-                analysis.intent = meant
-            if readings.not_a_request(turn):  # "will the school tell me if something changes?"
-                readings.read_as_a_question(turn, self.settings.matcher.min_confidence,
-                                            self.subjects.asks_for("time", text))
-            if analysis.intent not in _NO_CARDS and not analysis.command:
-                self._find_card(turn)
-            readings.read_again(turn, turn.question, self.subjects, lambda: len(answering.boards_named(self, turn)))
-            texts = answering.answer(self, turn)
-        texts = on_subject.keep_on_subject(self, turn, texts)  # a reply about what was asked, or an honest line
-        texts = on_subject.without_a_wrong_opener(self, turn, texts)  # no "Yes:" to "how will they tell us?"
-        texts = timeliness.frame(self.settings, turn, texts)  # old news, ended disputes, which dispute
-        texts = answering.last_look(turn, texts)  # not "not sure" when one text speaks of the question's rare words
-        texts = trimming.trim(turn, texts)  # the full name and the source line only where they add something
-        response = self._finish(turn, texts)
-        if turn.topic is not None and turn.topic not in _NOT_A_TOPIC:
-            context.at, context.topic = now.isoformat(), turn.topic
-            context.board = turn.board.id if turn.board else None
-            if turn.day is not None or not fresh or analysis.date is not None or analysis.weekend:
-                context.day = turn.day.isoformat() if turn.day else None  # else the day talked about stays
-            context.card = turn.card.id if turn.card else None
-        elif analysis.intent == "set_board" and analysis.board is not None and context.board:
-            context.board = analysis.board.board_id  # "my board is peel": the conversation moves to Peel too
+        answer = pipeline.answer(self, turn, text, fresh, self.settings)  # bot/answering/: the turn left as it was
+        response = self._finish(turn, answer)
+        topic = answer.topic
+        if topic is None and answer.intent not in _NOT_A_TOPIC:
+            topic = answer.intent  # the conversation is now about what was answered
+        if topic is not None and topic not in _NOT_A_TOPIC:
+            context.at, context.topic = now.isoformat(), topic
+            context.board = answer.board.id if answer.board else None
+            if answer.day is not None or not fresh or analysis.date is not None or answer.weekend:
+                context.day = answer.day.isoformat() if answer.day else None  # else the day talked about stays
+            context.card = answer.card.id if answer.card else None
+        elif answer.intent == "set_board" and answer.board_named is not None and context.board:
+            context.board = answer.board_named  # "my board is peel": the conversation moves to Peel too
         after = context.to_memory()
         if _changed(stored, after):
             self._remember(msg, pending=after)
@@ -326,32 +286,22 @@ class Bot:
             context.language = lang
             self._remember(msg, pending=context.to_memory())
 
-    def _find_card(self, turn: Turn) -> None:
-        """Choose the answer card for the question, or offer two close ones (bot/card_choice.py)."""
-        card_choice.find_card(turn, lambda: self.card_index(turn.knowledge), self.subjects)
-
-    def _finish(self, turn: Turn, texts: list[str]) -> Response:
-        msg, analysis = turn.msg, turn.analysis
-        private = analysis.intent in {"set_board", "subscribe", "unsubscribe", "help"}
-        meta = {"intent": analysis.intent, "board": turn.board.id if turn.board else None, "language": turn.voice.language,
-                **turn.meta}
-        texts = [t for t in texts if t]
-        if texts:
-            texts[-1] = turn.voice.finish(texts[-1])  # "only in English", once, at the end
-        replies = [Reply(answers_text, msg.chat_id, private=private, meta=meta) for answers_text in texts]
+    def _finish(self, turn: Turn, answer: Answer) -> Response:
+        msg = turn.msg
+        private = answer.intent in {"set_board", "subscribe", "unsubscribe", "help"}
+        meta = {"intent": answer.intent, "board": answer.board.id if answer.board else None,
+                "language": turn.voice.language, **answer.meta}
+        replies = [Reply(answers_text, msg.chat_id, private=private, meta=meta) for answers_text in answer.texts]
         # A card that answered reports its topic (a pack topic as the intent it maps onto: docs/packs.md), so ask,
         # eval and /stats count the question where its answer is; a taught card of no intent ("staff") does not.
-        reported = turn.card.topic if turn.card is not None and turn.card.topic != TAUGHT_TOPIC else analysis.intent
+        card = answer.card
+        reported = card.topic if card is not None and card.topic != TAUGHT_TOPIC else answer.intent
         if not self.dry_run:
             try:
-                self.store.log_question(msg.time, msg.platform, reported, meta["board"], msg.text,
-                                        analysis.confidence)
+                self.store.log_question(msg.time, msg.platform, reported, meta["board"], msg.text, answer.confidence)
             except Exception:  # statistics must never cost an answer
                 log.exception("could not log a question")
-        if turn.topic is None and analysis.intent not in _NOT_A_TOPIC:
-            turn.topic = analysis.intent
-        card = turn.card.id if turn.card else None
-        return Response(replies, reported, meta["board"], turn.day, analysis.confidence, card)
+        return Response(replies, reported, meta["board"], answer.day, answer.confidence, card.id if card else None)
 
     def log_pick(self, turn: Turn, number: int, card: Card) -> None:
         """Record which offered card a user picked, in the question log staff read."""
@@ -366,11 +316,21 @@ class Bot:
     def _remember(self, msg: Incoming, **changes) -> None:
         self.memory.set_user(msg.platform, msg.user_id, **changes)
 
+    # ------------------------------------------------------------ the Session answering is handed (bot/session.py)
+    def remember_board(self, msg: Incoming, board_id: str | None) -> None:
+        self._remember(msg, board=board_id)
+
     def subscribed(self, msg: Incoming) -> bool:
         try:
             return bool(self.store.subscriptions_of(msg.platform, msg.chat_id))
         except Exception:
             return False
+
+    def subscribe(self, msg: Incoming, board_id: str, language: str) -> bool:
+        return self.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id, language)
+
+    def unsubscribe(self, msg: Incoming, board_id: str | None) -> list[str]:
+        return self.store.unsubscribe(msg.platform, msg.chat_id, board_id)
 
 
 def _changed(before: dict | None, after: dict | None) -> bool:

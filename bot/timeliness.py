@@ -26,7 +26,7 @@ from knowledge.packs import PackInfo
 from knowledge.snapshot import Moments
 
 if TYPE_CHECKING:
-    from bot.core import Turn
+    from bot.turn import Turn
     from knowledge.model import Board, TimelineEvent
     from knowledge.snapshot import Knowledge
 

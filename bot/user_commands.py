@@ -6,25 +6,38 @@ also tells a staff member's rights (bot.admin.register).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.messages import Incoming, Reply
 from bot.replies import say
 
-if TYPE_CHECKING:
-    from bot.core import Bot
+
+class Host(Protocol):
+    """What a command's handler may ask of the bot that runs it (bot.core.Bot is one; the staff tools'
+    handlers ask the same)."""
+
+    @property
+    def dry_run(self) -> bool:
+        """Answer, but change nothing."""
+
+    def language_of(self, msg: Incoming) -> str:
+        """The language to answer the user in."""
+
+    def set_language(self, msg: Incoming, lang: str) -> None:
+        """Remember the user's language."""
+
 
 LANGUAGE_NAMES = {"en": "en", "english": "en", "anglais": "en", "fr": "fr", "french": "fr", "francais": "fr",
                   "français": "fr"}
 
 
-def whoami(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
+def whoami(bot: Host, msg: Incoming, argument: str) -> list[Reply]:
     """/whoami: the user's id on this platform, to be given a staff role."""
     text = say("whoami", bot.language_of(msg), platform=msg.platform, user_id=msg.user_id)
     return [Reply(text, msg.chat_id, private=True)]
 
 
-def language(bot: Bot, msg: Incoming, argument: str) -> list[Reply]:
+def language(bot: Host, msg: Incoming, argument: str) -> list[Reply]:
     """/language (or /langue): says the user's language; /language fr|en changes it."""
     current = bot.language_of(msg)
     if not argument:

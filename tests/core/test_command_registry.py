@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot import answering
+from bot.answering import intents
 from bot.commands import COMMANDS, PUBLIC, Command, Registry, help_lines, intent_of, menu, parse
 from bot.messages import Reply
 from bot.replies import say
@@ -27,7 +27,7 @@ def test_every_registered_command_has_a_handler_or_an_intent(bot):
     assert any(c.staff for c in registered)  # the staff tools registered theirs when the bot was built
     lacking = [c.name for c in registered if c.handler is None and c.intent is None]
     assert lacking == []
-    unanswered = [c.name for c in registered if c.intent is not None and c.intent not in answering.HANDLERS]
+    unanswered = [c.name for c in registered if c.intent is not None and c.intent not in intents.HANDLERS]
     assert unanswered == []  # an intent nothing answers would be "not sure"
 
 

@@ -210,7 +210,7 @@ def _match(card_id: str, topic: str, score: float):
 
 
 def test_a_sure_intent_settles_between_two_close_cards():
-    from bot.card_choice import choose
+    from bot.answering.card_choice import choose
 
     own, other = _match("why", "dispute_issues", 0.48), _match("when", "strike_dates", 0.46)
     assert choose([own, other], "dispute_issues", 0.74, False).card is own.card  # no "Do you mean"

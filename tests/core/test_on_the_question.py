@@ -306,7 +306,7 @@ def test_a_status_asked_with_no_day_on_a_weekend_goes_to_the_next_school_day_at_
 
 
 def test_past_220_characters_supporting_lines_keep_their_first_clause_and_where_to_ask(chat):
-    from bot.trimming import SHORT_CHARS, _first_clauses
+    from bot.answering.trimming import SHORT_CHARS, _first_clauses
     line = "The first line answers.\nSupport with many words that run on and on past fifty characters; and a tail clause."
     assert _first_clauses(line).endswith("past fifty characters.")
     advice = "The first line answers.\nThe reports do not say whether before- and after-school programs run; check with your board."

@@ -1,4 +1,4 @@
-"""A question nothing else placed, answered from the one text that speaks of its rare words (bot/passages.py).
+"""A question nothing else placed, answered from the one text that speaks of its rare words (bot/answering/passages.py).
 
 Issue 20, shape 2: "Sorry, I'm not sure" where the knowledge holds the answer. Every test goes through
 Bot.handle, on the 2019 pack, at the clock of the conversation.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot import passages
+from bot.answering import passages
 from bot.replies import Voice
 from tests.conftest import TORONTO, message
 

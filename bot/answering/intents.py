@@ -1,9 +1,9 @@
 """Answering one understood question, per intent.
 
-Each ``on_<intent>`` takes the bot and the :class:`bot.core.Turn` and returns
+Each ``on_<intent>`` takes the bot (a :class:`bot.session.Session`) and the :class:`bot.turn.Turn` and returns
 the reply texts; :data:`HANDLERS` maps the intents to them. The short turns that
 only make sense after an earlier one ("2", "peel" after "which board?", "thanks",
-"more", "why?", "what about tuesday?", "and tcdsb?") are read in :mod:`bot.following`.
+"more", "why?", "what about tuesday?", "and tcdsb?") are read in :mod:`bot.answering.following`.
 """
 
 from __future__ import annotations
@@ -12,16 +12,17 @@ import re
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
-from bot import (answer_memo, answers, card_choice, commands, passages, replies, social_turns, timeliness,
-                 timeline_answers)
-from bot.chat_settings import on_set_board, on_subscribe, on_unsubscribe
+from bot import answer_memo, answers, commands, replies, timeliness, timeline_answers
+from bot.answering import card_choice, passages, social_turns
+from bot.answering.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.text import normalize
 
 _WORDS = re.compile(r"[a-z0-9]+")
 
 if TYPE_CHECKING:
-    from bot.core import Bot, Turn
+    from bot.session import Session
+    from bot.turn import Turn
 
 # Topics whose answer depends on the board and the day: "and tcdsb?" / "what about tuesday?" re-ask them.
 BOARD_DAY_TOPICS = frozenset({"school_status", "childcare"})
@@ -33,7 +34,7 @@ DAY_TOPICS = BOARD_DAY_TOPICS | {"withdrawn_services", "updates_source"}
 ASKED_AGAIN_TOPICS = DAY_TOPICS | {"strike_dates"}
 
 
-def answer(bot: Bot, turn: Turn) -> list[str]:
+def answer(bot: Session, turn: Turn) -> list[str]:
     """The reply texts for the turn's intent (or its answer card, or the choice between two)."""
     analysis = turn.analysis
     if turn.meta.get("choices"):
@@ -130,7 +131,7 @@ def _offer(turn: Turn) -> str:
 EVENING_HOUR = 18  # from this local hour, "is school open?" with no day asks about tomorrow
 
 
-def on_school_status(bot: Bot | None, turn: Turn) -> list[str]:
+def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
     analysis = turn.analysis
     day = turn.day
     if day is None:
@@ -177,7 +178,7 @@ def _asks_a_day_too(turn: Turn) -> bool:
             and (analysis.board is not None or analysis.scores.get("school_status", 0.0) >= SECOND_QUESTION_BAR))
 
 
-def boards_named(bot: Bot | None, turn: Turn) -> list:
+def boards_named(bot: Session | None, turn: Turn) -> list:
     """The boards the message itself names (not one remembered), when it names more than one."""
     if bot is None or turn.analysis.board is None or turn.analysis.command:
         return []
@@ -186,7 +187,7 @@ def boards_named(bot: Bot | None, turn: Turn) -> list:
     return [b for b in (knowledge.board(m.board_id) for m in found) if b is not None] if len(found) > 1 else []
 
 
-def _day_line(bot: Bot | None, turn: Turn) -> str:
+def _day_line(bot: Session | None, turn: Turn) -> str:
     """The first line of the turn's status answer: its board's (or the province's) day, as one line."""
     return on_school_status(bot, turn)[0].split("\n", 1)[0]
 
@@ -197,7 +198,7 @@ def _facts(turn: Turn, topic: str, empty: str) -> list[str]:
     return [text or turn.voice.say(empty)]
 
 
-def on_strike_dates(bot: Bot | None, turn: Turn) -> list[str]:
+def on_strike_dates(bot: Session | None, turn: Turn) -> list[str]:
     text = (answer_memo.strike_dates(turn.knowledge, turn.msg.time, turn.question, full=turn.full, voice=turn.voice,
                                      day=turn.analysis.date.day if turn.analysis.date else None)
             or answer_memo.facts_answer(turn.knowledge, "strike_dates", turn.msg.time, turn.question, full=turn.full,
@@ -205,13 +206,13 @@ def on_strike_dates(bot: Bot | None, turn: Turn) -> list[str]:
     return [text or turn.voice.say("no_dates")]
 
 
-def on_withdrawn_services(bot: Bot | None, turn: Turn) -> list[str]:
+def on_withdrawn_services(bot: Session | None, turn: Turn) -> list[str]:
     text = answer_memo.withdrawn_services(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full,
                                       voice=turn.voice)
     return [text or turn.voice.say("no_services")]
 
 
-def on_childcare(bot: Bot | None, turn: Turn) -> list[str]:
+def on_childcare(bot: Session | None, turn: Turn) -> list[str]:
     texts = _facts(turn, "childcare", "no_childcare")
     if turn.board is not None:
         texts[0] = _with_childcare_line(turn, texts[0])
@@ -263,30 +264,30 @@ def _with_updates_line(turn: Turn, text: str) -> str:
 _BOARD_LINES = {"childcare": _with_childcare_line, "updates_source": _with_updates_line}
 
 
-def on_negotiations(bot: Bot | None, turn: Turn) -> list[str]:
+def on_negotiations(bot: Session | None, turn: Turn) -> list[str]:
     return _facts(turn, "negotiations", "no_talks")
 
 
-def on_who_is_affected(bot: Bot | None, turn: Turn) -> list[str]:
+def on_who_is_affected(bot: Session | None, turn: Turn) -> list[str]:
     text = answer_memo.facts_answer(turn.knowledge, "who_is_affected", turn.msg.time, turn.question, full=turn.full,
                                     voice=turn.voice, board=turn.board)
     return [text or answers.pack_who(turn.knowledge, turn.msg.time, turn.voice) or turn.voice.say("no_who")]
 
 
-def on_dispute_issues(bot: Bot | None, turn: Turn) -> list[str]:
+def on_dispute_issues(bot: Session | None, turn: Turn) -> list[str]:
     return _facts(turn, "dispute_issues", "no_issues")
 
 
-def on_work_to_rule(bot: Bot | None, turn: Turn) -> list[str]:
+def on_work_to_rule(bot: Session | None, turn: Turn) -> list[str]:
     return _facts(turn, "work_to_rule", "no_work_to_rule")
 
 
-def on_updates_source(bot: Bot | None, turn: Turn) -> list[str]:
+def on_updates_source(bot: Session | None, turn: Turn) -> list[str]:
     return [answers.updates_source(turn.knowledge, turn.msg.time, turn.board, turn.question, full=turn.full,
                                    voice=turn.voice)]
 
 
-def on_help(bot: Bot | None, turn: Turn) -> list[str]:
+def on_help(bot: Session | None, turn: Turn) -> list[str]:
     text = timeliness.help_text(turn.knowledge, commands.help_text(turn.voice.language), turn.voice.language)
     if turn.remembered_board:
         board = turn.knowledge.board(turn.remembered_board)
@@ -314,7 +315,7 @@ def _status_speaking_of(turn: Turn, keywords: tuple[str, ...]) -> str | None:
                                  voice=turn.voice)
 
 
-def on_unknown(bot: Bot | None, turn: Turn) -> list[str]:
+def on_unknown(bot: Session | None, turn: Turn) -> list[str]:
     topic = turn.analysis.out_of_scope
     if topic is not None:
         status = _status_speaking_of(turn, topic.keywords)

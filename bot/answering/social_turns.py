@@ -1,7 +1,7 @@
 """The short turns that ask nothing: "thanks", "hello", "bye", "ok" (an acknowledgement, "never mind"), a reaction
 with a few words of its own ("Thank you dear", "figures. k"), a reaction then the parent's own plan ("ok I'll call
 the school"), and a question about how recent the bot's news is ("why don't you know?"). Each gets one short line
-(bot/following.py), never the help, never "not sure".
+(bot/answering/following.py), never the help, never "not sure".
 """
 
 from __future__ import annotations

@@ -10,19 +10,20 @@ from bot.text import normalize
 from knowledge.model import ALL_BOARDS
 
 if TYPE_CHECKING:
-    from bot.core import Bot, Turn
+    from bot.session import Session
+    from bot.turn import Turn
 
 _CLEAR_WORDS = frozenset({"clear", "forget", "reset", "remove", "delete", "unset"})
 
 
-def on_set_board(bot: Bot, turn: Turn) -> list[str]:
+def on_set_board(bot: Session, turn: Turn) -> list[str]:
     analysis, voice = turn.analysis, turn.voice
     words = set(normalize(analysis.argument if analysis.command else turn.question).split())
     knowledge = turn.knowledge
     if analysis.board is None:
         if words & _CLEAR_WORDS:
             if not bot.dry_run:
-                bot._remember(turn.msg, board=None)
+                bot.remember_board(turn.msg, None)
             turn.board = None
             return [voice.say("board_cleared")]
         if commands.canonical(analysis.command) == "board" and not analysis.argument:
@@ -38,7 +39,7 @@ def on_set_board(bot: Bot, turn: Turn) -> list[str]:
         return [replies.ask_board_text(voice.language)]
     board = turn.board = knowledge.board(analysis.board.board_id)
     if board.id != turn.remembered_board:  # the same board again: nothing to write
-        bot._remember(turn.msg, board=board.id)
+        bot.remember_board(turn.msg, board.id)
     has_info = board.id in knowledge.boards_with_status(turn.msg.time)
     note = "" if has_info else " " + voice.say("board_no_status_yet", website=board.website)
     return [voice.say("board_set", board=board.name) + note]
@@ -59,7 +60,7 @@ def _may_manage_chat(msg: Incoming) -> bool:
     return msg.chat_kind == ChatKind.PRIVATE or msg.group_admin
 
 
-def on_subscribe(bot: Bot, turn: Turn) -> list[str]:
+def on_subscribe(bot: Session, turn: Turn) -> list[str]:
     msg, voice = turn.msg, turn.voice
     lang = voice.language
     group = replies.group_word(msg.platform, lang)
@@ -73,7 +74,7 @@ def on_subscribe(bot: Bot, turn: Turn) -> list[str]:
     name = voice.say("all_boards") if board_id == ALL_BOARDS else turn.knowledge.board(board_id).name
     if bot.dry_run:
         return [voice.say("would_subscribe", board=name)]
-    new = bot.store.subscribe(msg.platform, msg.chat_id, board_id, msg.chat_kind.value, msg.user_id, lang)
+    new = bot.subscribe(msg, board_id, lang)
     in_group = msg.chat_kind == ChatKind.GROUP
     if not new:
         key = "group_already_subscribed" if in_group else "already_subscribed"
@@ -81,7 +82,7 @@ def on_subscribe(bot: Bot, turn: Turn) -> list[str]:
     return [voice.say("group_subscribed" if in_group else "subscribed", group=group, board=name)]
 
 
-def on_unsubscribe(bot: Bot, turn: Turn) -> list[str]:
+def on_unsubscribe(bot: Session, turn: Turn) -> list[str]:
     msg, voice = turn.msg, turn.voice
     lang = voice.language
     if not _may_manage_chat(msg):
@@ -90,7 +91,7 @@ def on_unsubscribe(bot: Bot, turn: Turn) -> list[str]:
     board = turn.analysis.board.board_id if turn.analysis.board else None
     if bot.dry_run:
         return [voice.say("would_unsubscribe")]
-    stopped = bot.store.unsubscribe(msg.platform, msg.chat_id, board)
+    stopped = bot.unsubscribe(msg, board)
     if not stopped:
         return [voice.say("nothing_to_stop_board" if board else "nothing_to_stop")]
     knowledge = turn.knowledge

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bot import readings
+from bot.answering import readings
 from bot.asked import asks_for_list
 from bot.cards import Match
 from bot.intent_data import INTENTS
@@ -21,8 +21,8 @@ from knowledge.model import Card
 
 if TYPE_CHECKING:
     from bot.cards import CardIndex
-    from bot.core import Turn
     from bot.subjects import Subjects
+    from bot.turn import Turn
 
 ANSWER_BAR = 0.40  # a card in the question's topic (the matcher sure of it) answers from here
 ACROSS_BAR = 0.41  # with the intent unsure, the best card answers from here...

@@ -1,7 +1,7 @@
 """The turns that lean on the conversation: "2" after a choice, "peel" after "which board?", "thanks", "more",
 "why?", "what about tuesday?", "and tcdsb?", "we're peel" after a question whose answer depends on the board.
 
-:func:`lean_on_context` answers such a turn through the intents' handlers (bot/answering.py), or returns None
+:func:`lean_on_context` answers such a turn through the intents' handlers (bot/answering/intents.py), or returns None
 for a new question.
 """
 
@@ -10,17 +10,19 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from bot import answer_memo, answers, conversation, replies, social_turns, timeliness
-from bot.answering import ASKED_AGAIN_TOPICS, BOARD_DAY_TOPICS, DAY_TOPICS, HANDLERS, on_dispute_issues
+from bot import answer_memo, answers, conversation, replies, timeliness
+from bot.answering import social_turns
+from bot.answering.intents import ASKED_AGAIN_TOPICS, BOARD_DAY_TOPICS, DAY_TOPICS, HANDLERS, on_dispute_issues
 from bot.boards import KIND_WORDS, BoardMention
 from bot.matcher import FILLER
 from bot.text import normalize
 
 if TYPE_CHECKING:
-    from bot.core import Bot, Turn
+    from bot.session import Session
+    from bot.turn import Turn
 
 
-def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] | None:
+def lean_on_context(bot: Session, turn: Turn, norm: str, fresh: bool) -> list[str] | None:
     """Answer a turn that leans on the conversation, or None to answer it as a new question."""
     context, analysis, now = turn.context, turn.analysis, turn.msg.time
     if analysis.command:
@@ -72,7 +74,7 @@ def lean_on_context(bot: Bot, turn: Turn, norm: str, fresh: bool) -> list[str] |
         return None
     board = turn.board
     if analysis.board is None and context.board:  # a follow-up is about the board of the last answer...
-        other = bot.matcher.boards.counterpart(context.board, norm)
+        other = bot.boards.counterpart(context.board, norm)
         if other is not None:  # ...or "and the catholic one?": the other kind of board there, as if named
             analysis.board = BoardMention(other, 0, 0, "counterpart")
         turn.board = turn.knowledge.board(other or context.board) or turn.board
@@ -112,7 +114,7 @@ def _stay_in_conversation(turn: Turn, continued: bool = False) -> None:
         turn.day = context.the_day()
 
 
-def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
+def _lean_on_last_answer(bot: Session, turn: Turn, norm: str) -> list[str] | None:
     context, analysis = turn.context, turn.analysis
     kind = conversation.follow_up_kind(norm)
     if kind == "same":  # "is it the same in catholic schools?": scope; "...for the catholic schools in markham?": there
@@ -170,7 +172,7 @@ def _lean_on_last_answer(bot: Bot, turn: Turn, norm: str) -> list[str] | None:
         return None
     texts = HANDLERS[analysis.intent](bot, turn)
     if remember and turn.board is not None:
-        bot._remember(turn.msg, board=turn.board.id)
+        bot.remember_board(turn.msg, turn.board.id)
         texts.append(turn.voice.say("board_remembered", board=turn.board.name))
     return texts
 
@@ -196,7 +198,7 @@ _AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "ou
 _OPEN_OR_CLOSED = frozenset({"open", "opened", "closed", "close", "closing", "ouvert", "ouverte", "ferme", "fermee"})
 
 
-def _content(analysis, bot: Bot | None = None, also: frozenset[str] = frozenset()) -> list[str]:
+def _content(analysis, bot: Session | None = None, also: frozenset[str] = frozenset()) -> list[str]:
     """The words of a message that ask something (with `bot`: also leaving out the words of a parent speaking
     of a child, and places, beside a board; and the words `also` names)."""
     words = [w for w in analysis.processed.split()
@@ -218,7 +220,7 @@ _CORRECTING = frozenset({"meant", "mean", "sorry", "oops", "obviously", "actuall
                          "rather", "instead", "correction", "typo", "oups", "desole", "not", "no"})
 
 
-def _corrects(analysis, bot: Bot, norm: str = "") -> bool:
+def _corrects(analysis, bot: Session, norm: str = "") -> bool:
     """Whether the message only corrects the day or board of the last question ("i meant monday", "no wait, it's
     the public one. peel district")."""
     words = _content(analysis, bot)
@@ -272,7 +274,7 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
     return [turn.voice.say("what_reports_said")]
 
 
-def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
+def _board_given(bot: Session, turn: Turn) -> list[str] | None:
     """Answer the question we asked "which board?" about, if this message names a board (or 'all')."""
     analysis, context = turn.analysis, turn.context
     wants_all = context.intent == "subscribe" and "all" in normalize(turn.question).split()
@@ -288,7 +290,7 @@ def _board_given(bot: Bot, turn: Turn) -> list[str] | None:
     context.stop_waiting()
     texts = HANDLERS[analysis.intent](bot, turn)
     if analysis.board is not None and turn.board is not None:
-        bot._remember(turn.msg, board=turn.board.id)
+        bot.remember_board(turn.msg, turn.board.id)
         texts.append(turn.voice.say("board_remembered", board=turn.board.name))
     return texts
 

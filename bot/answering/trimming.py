@@ -15,7 +15,7 @@ from bot.replies import SOURCE_LABELS, Voice, without_source
 from bot.text import normalize
 
 if TYPE_CHECKING:
-    from bot.core import Turn
+    from bot.turn import Turn
     from knowledge.model import Board
     from knowledge.snapshot import Knowledge
 

@@ -25,7 +25,8 @@ from bot.text import normalize
 from knowledge.model import FACT_TOPICS
 
 if TYPE_CHECKING:
-    from bot.core import Bot, Turn
+    from bot.session import Session
+    from bot.turn import Turn
 
 CARD_WORDS = 2  # a card whose question shares this many telling words with the parent's answers it, subject or not
 OWN_GROUPS = 2  # a dispute whose `who:` names this many groups or fewer is about them as a whole
@@ -45,7 +46,7 @@ _PUNCTUATED_OPENER = re.compile(r"^(?:yes|no|oui|non)\s*[:,.!]", re.IGNORECASE) 
 _OPENER = re.compile(r"^(?:yes|no|oui|non)\b\s*[:,.!]?\s*", re.IGNORECASE)
 
 
-def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
+def keep_on_subject(bot: Session, turn: Turn, texts: list[str]) -> list[str]:
     """The reply texts, made to speak of the subject asked about (see the module's docstring)."""
     analysis = turn.analysis
     if not texts or analysis.command or analysis.intent in _NOT_ABOUT_SUBJECTS:
@@ -125,7 +126,7 @@ def keep_on_subject(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
     return [_not_said(turn, asked[0])]
 
 
-def _said_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...], asks: str | None) -> list[str] | None:
+def _said_of(bot: Session, turn: Turn, asked: tuple[Subject, ...], asks: str | None) -> list[str] | None:
     """What the knowledge says of the subject: a card about it, else its stopped services, else a fact naming
     it; None when nothing speaks of it."""
     better = _card_on(bot, turn, asked, asks, same_way=False)
@@ -188,7 +189,7 @@ def asked_of_the_story(question: str, subjects: Subjects, asking: str | None = N
     return plain[: found.start(1)] + story[0].words[0] + plain[found.end(1):] if story else plain
 
 
-def without_a_wrong_opener(bot: Bot, turn: Turn, texts: list[str]) -> list[str]:
+def without_a_wrong_opener(bot: Session, turn: Turn, texts: list[str]) -> list[str]:
     """The reply without its "Yes:"/"No:" when the question is not a yes/no one ("how will they tell us?")."""
     if texts and _PUNCTUATED_OPENER.match(texts[0]) and bot.subjects.opens_with("open", turn.question):
         return [_without_opener(texts[0]), *texts[1:]]
@@ -272,7 +273,7 @@ def _without_opener(text: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-def _card_on(bot: Bot, turn: Turn, asked: tuple[Subject, ...], asks: str | None, *, same_way: bool) -> list[str] | None:
+def _card_on(bot: Session, turn: Turn, asked: tuple[Subject, ...], asks: str | None, *, same_way: bool) -> list[str] | None:
     """The best card of this question that names the subject (asked the same way when `same_way`)."""
     index = bot.card_index(turn.knowledge)
     if not index.cards:
@@ -314,7 +315,7 @@ def _answer_with(turn: Turn, card) -> list[str]:
                                     question=turn.question)]
 
 
-def _with_what_they_stopped(bot: Bot, turn: Turn, texts: list[str], asked: tuple[Subject, ...]) -> list[str]:
+def _with_what_they_stopped(bot: Session, turn: Turn, texts: list[str], asked: tuple[Subject, ...]) -> list[str]:
     """A group's card ("School custodians are part of CUPE's job action, yes...") asked about plainly ("and the
     custodians") or whether they work ("are custodians still working?"), with what they stopped as its second
     line, when the knowledge lists it."""
@@ -327,7 +328,7 @@ def _with_what_they_stopped(bot: Bot, turn: Turn, texts: list[str], asked: tuple
     return [f"{texts[0].split(chr(10), 1)[0]}\n{stopped}", *texts[1:]]
 
 
-def _services_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
+def _services_of(bot: Session, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
     """The withdrawn services of the group asked about as the answer, when the knowledge lists any."""
     text = _services_text(bot, turn, asked)
     if text is not None:
@@ -336,7 +337,7 @@ def _services_of(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None
     return text
 
 
-def _services_text(bot: Bot, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
+def _services_text(bot: Session, turn: Turn, asked: tuple[Subject, ...]) -> str | None:
     """The withdrawn services that speak of the subject (ranked by the question and the subject's name: "cash for
     the bake sale" is "money for school activities"), or None."""
     question = f"{turn.question} {asked[0].named(turn.voice.language)}"

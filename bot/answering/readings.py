@@ -14,15 +14,15 @@ from typing import TYPE_CHECKING, Callable
 from bot.asked import WEAK, words_of
 from bot.dates.vocabulary import MONTH_WORDS
 from bot.matcher import FILLER
-from bot.on_subject import asked_of_the_story, asked_part
+from bot.answering.on_subject import asked_of_the_story, asked_part
 from bot.text import named, normalize
 from bot.timeline_answers import phase_named
 
 if TYPE_CHECKING:
     from bot.analysis import Analysis
     from bot.cards import Match
-    from bot.core import Turn
     from bot.subjects import Subjects
+    from bot.turn import Turn
 
 _OFF_TOPIC_MARGIN = 0.05
 _SEARCH_WORDS = 6  # a search-box message: a board and the dispute in this many words or fewer
