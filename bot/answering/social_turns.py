@@ -120,12 +120,20 @@ EXCLAMATION_WORDS = 3  # at most this many words, none asking and no "?": "ouach
 
 @lru_cache(maxsize=16384)
 def exclamation(raw_norm: str) -> bool:
-    """Whether a message nothing understood is a short exclamation ("ouache", "yikes", "lol this province"):
-    after an answer, one short line back rather than "not sure" and the help."""
+    """Whether a message nothing understood is a short exclamation ("ouache", "yikes", "lol this province"): at
+    most three words, one of them an interjection, none asking. After an answer, one short line back rather than
+    "not sure" and the help."""
     if "?" in raw_norm or raw_norm.lstrip().startswith("/"):
         return False
     words = [part for word in plain_words(raw_norm).split() for part in word.split("'")]  # "who's right": who
-    return 0 < len(words) <= EXCLAMATION_WORDS and _ASKING.isdisjoint(words)
+    return 0 < len(words) <= EXCLAMATION_WORDS and _ASKING.isdisjoint(words) and not _INTERJECTIONS.isdisjoint(words)
+
+
+# Words that make a short message an exclamation ("blorp zingle wibble" is an unanswered question, "yikes" is not)
+_INTERJECTIONS = _MOOD_WORDS | frozenset({
+    "ouache", "yikes", "yuck", "eww", "ew", "gross", "omg", "oof", "geez", "jeez", "damn", "dang", "argh", "sheesh",
+    "meh", "pfff", "pff", "bof", "ouf", "ayoye", "misere", "oups", "oops", "yay", "phew", "whew", "crap", "ugh",
+    "lol", "lmao", "ridiculous", "unbelievable", "typical", "insane", "crazy", "seriously", "wtf", "tabarnak"})
 
 
 # "ok I'll ask the teacher", "thanks, we'll check the board site tonight", "d'accord je vais appeler l'école": a
