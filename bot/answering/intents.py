@@ -341,6 +341,10 @@ def last_look(turn: Turn, texts: list[str]) -> list[str]:
     if reply is None and turn.context.topic and social_turns.exclamation(normalize(turn.msg.text or "", 200)):
         turn.analysis.intent = "help"  # "ouache", "lol this province" after an answer: one short line
         return [replies.acknowledged(turn.voice.language)]
+    if reply is None and turn.analysis.board is not None and turn.board is not None \
+            and turn.analysis.out_of_scope is None and not passages.names_something(turn.analysis.processed):
+        turn.analysis.intent = "school_status"  # "MonAvenir ils ont dit quoi?": what the board said of its day
+        return on_school_status(None, turn)
     return reply or texts
 
 

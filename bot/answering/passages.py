@@ -144,7 +144,15 @@ def instead_of_not_sure(knowledge: Knowledge, question: str, at: datetime, voice
     """A passage to answer with instead of "not sure": one sharing two rare words with the question, else one
     that has every word the question asks with (offered as the nearest text)."""
     found = find(knowledge, question, at, voice, prepared)
+    if found is not None and not found.sure and len(found.word) <= 3 and found.word.isalpha():
+        return None  # one short word in common is a function word of the other language ("ils ont dit quoi?")
     return found if found is not None and (found.sure or found.cover >= WHOLE) else None
+
+
+def names_something(prepared: str) -> bool:
+    """Whether a prepared question has a word a text could speak of, longer than a function word ("best pizza
+    place in oakville" does; "monavenir ils ont dit quoi" does not)."""
+    return any(len(word) > 3 for word in _asked(prepared))
 
 
 def _asked(text: str) -> frozenset[str]:

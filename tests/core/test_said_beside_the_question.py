@@ -68,3 +68,9 @@ def test_a_short_exclamation_after_an_answer_gets_one_line_not_the_help(chat):
     assert chat("ouache") == "D'accord. Posez-moi une autre question sur l'école au besoin."
     assert chat("lol this province") == "D'accord. Posez-moi une autre question sur l'école au besoin."  # still French
     assert not chat("who's right").startswith("OK.")  # a question, however short
+
+
+def test_a_board_and_nothing_else_understood_gets_the_boards_day_not_a_word_in_common(chat):
+    friday_night = datetime(2019, 10, 4, 21, 0, tzinfo=TORONTO)
+    assert chat("MonAvenir ils ont dit quoi?", at=friday_night).startswith("MonAvenir, lundi 7 octobre")
+    assert not chat("whats the best pizza place in oakville").startswith("Halton DSB")
