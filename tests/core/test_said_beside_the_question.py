@@ -74,3 +74,13 @@ def test_a_board_and_nothing_else_understood_gets_the_boards_day_not_a_word_in_c
     friday_night = datetime(2019, 10, 4, 21, 0, tzinfo=TORONTO)
     assert chat("MonAvenir ils ont dit quoi?", at=friday_night).startswith("MonAvenir, lundi 7 octobre")
     assert not chat("whats the best pizza place in oakville").startswith("Halton DSB")
+
+
+@pytest.mark.parametrize("text, says", [
+    ("do the workers get strike pay", "I have no information on strike pay"),
+    ("pick up time same?", "I have no information on bell times"),
+    ("and lunch supervision?", "The reports don't say anything about lunch"),
+])
+def test_what_the_reports_do_not_cover_is_said_not_answered_with_something_else(chat, text, says):
+    chat("what services stopped")
+    assert chat(text).startswith(says)
