@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from bot import sentences
+from bot import intent_rules, sentences
 from bot.analysis import Analysis
 from bot.boards import BoardFinder, BoardMention
 from bot.commands import intent_of, parse
@@ -58,7 +58,6 @@ _LATEST = "whats the latest"
 _SCHOOL_WORDS = frozenset(["school", "schools", "class", "classes", "open", "closed", "cancelled", "strike", "striking"])
 
 
-_ACTIONS = frozenset({"subscribe", "unsubscribe"})  # intents that change what a chat receives
 
 
 class IntentMatcher:
@@ -259,13 +258,15 @@ class IntentMatcher:
         # What is left to read depends only on these, whichever board or day was named and however
         # the words were spelt: messages differing only there are read once.
         read = self._read_uncached if len(norm) > self.CACHED_CHARS else self._reading  # long ones are not kept
+        day_sentence = when is not None and intent_rules.a_sentence_asks_school_that_day(blanked, self._words, FILLER)
         intent, confidence, scores, topic, abstained = read(
-            processed, tuple(self.segments(blanked)), board is not None, when is not None, weekend, english, *_bars)
+            processed, tuple(self.segments(blanked)), board is not None, when is not None, weekend, english,
+            day_sentence, *_bars)
         return Analysis(intent, confidence, board, when, weekend, out_of_scope=topic, scores=scores,
                         abstained=abstained, processed=processed, english=english)
 
     def _read_uncached(self, processed: str, segments: tuple[str, ...], board: bool, when: bool, weekend: bool,
-                       english: bool, *_bars: float) -> tuple[str, float, dict[str, float], OutOfScope | None, bool]:
+                       english: bool, day_sentence: bool = False, *_bars: float) -> tuple[str, float, dict[str, float], OutOfScope | None, bool]:
         """(intent, confidence, scores, out-of-scope topic, abstained) of a prepared message whose sentences are
         `segments`, naming a board and a day or not (cached: the scores dict is shared, never changed)."""
         topics = self._out_of_scope.payloads(processed.split())
@@ -283,25 +284,14 @@ class IntentMatcher:
             if when or weekend:
                 return "school_status", 0.9, {}, None, False
             if _NEWS_WORDS.intersection(processed.split()):  # "any news?", "updates?": as "what's the latest"
-                return self._read_uncached(_LATEST, (_LATEST,), False, False, False, english, *_bars)
+                return self._read_uncached(_LATEST, (_LATEST,), False, False, False, english, False, *_bars)
             return "unknown", 0.0, {}, None, True
 
         scores = self.score_message(processed, list(segments), english)
-        ranked = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
-        (best, best_score), (_, second_score) = ranked[0], ranked[1]
-        if best == "set_board" and when and scores["school_status"] >= self.min_confidence:
-            # "I'm in Peel btw, are we open monday": a board and a day asked about, not only a board to keep.
-            best, best_score = "school_status", scores["school_status"]
-            second_score = min(second_score, best_score - self.min_margin)
-        elif {best, ranked[1][0]} == {"school_status", "strike_dates"} and board and best_score - second_score < \
-                self.min_margin:  # "is there going to be a strike at my kids school?? tdsb": that board's day says it
-            best, best_score = "school_status", scores["school_status"]
-            second_score = min(second_score, best_score - self.min_margin)
-        elif best in _ACTIONS and ranked[1][0] == "school_status" and best_score - second_score < self.ACTION_MARGIN:
-            # "can you just tell me if the school near me is closing": a day's status as near as the action is
-            # asked, and a chat is never subscribed (or unsubscribed) on a guess
-            best, best_score = ranked[1]
-            second_score = min(ranked[2][1], best_score - self.min_margin)
+        day_asked = day_sentence or (when and any(intent_rules.asks_school_that_day(s, FILLER) for s in segments))
+        best, best_score, second_score, scores = intent_rules.ranked(
+            scores, board=board, when=when, day_asked=day_asked, min_confidence=self.min_confidence,
+            min_margin=self.min_margin)
         if best_score < self.min_confidence or (best_score - second_score < self.min_margin
                                                  and best_score < self.SURE_SCORE):
             return "unknown", round(best_score, 3), scores, None, True
@@ -312,7 +302,6 @@ class IntentMatcher:
     # schools going to close this month or what??" 0.648 as a status and 0.629 as child care; either answers
     # better than "not sure".
     SURE_SCORE = 0.64
-    ACTION_MARGIN = 0.06  # a subscription changed by a message must lead a day's status by this much
     MIXED_BAR = 0.55  # a school question beside an out-of-scope topic must be this clear
 
     def _school_part(self, processed: str, topic: OutOfScope, english: bool) -> tuple[str, float] | None:

@@ -84,3 +84,10 @@ def test_a_board_and_nothing_else_understood_gets_the_boards_day_not_a_word_in_c
 def test_what_the_reports_do_not_cover_is_said_not_answered_with_something_else(chat, text, says):
     chat("what services stopped")
     assert chat(text).startswith(says)
+
+
+@pytest.mark.parametrize("text", ["school tmrw? i heard the support staff made a deal",
+                                  "school tomorrow for real? what time", "school tomorrow? no more strike"])
+def test_a_sentence_of_only_school_and_a_day_asks_that_days_status(bot, text):
+    reply = bot.handle(message(text, at=FRIDAY))[0]
+    assert reply.meta["intent"] == "school_status" and "Saturday, October 5" in reply.text
