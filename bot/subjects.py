@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from bot.settings import CONFIG_DIR
+from bot.settings import KnowledgeSettings
 from bot.text import normalize
 from knowledge.loading import LoadError, read_yaml
 from knowledge.reading import FileRefused, read_bytes, unknown_sections
 
-SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
+SUBJECTS_FILE = KnowledgeSettings.subjects  # the setting's default: [knowledge] subjects names another
 _LANGS = ("en", "fr")
 _WORD = re.compile(r"[a-z0-9]+")
 QUESTION_KINDS = ("time", "roster", "definition", "open", "duties", "start", "ongoing", "reason", "amount",
