@@ -10,6 +10,7 @@ from pathlib import Path
 from bot import prepared
 from bot.commands import Command, Registry
 from bot.core import Bot, Memory, build_matcher, matcher_key
+from bot.dates.vocabulary import vocabulary
 from bot.matcher import IntentMatcher
 from bot.replies import wording
 from bot.settings import DatabaseSettings, Settings, SettingsError, origin_of
@@ -100,7 +101,10 @@ def build_bot(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        wording()  # read now, so that a wording file with a key taken out stops the start, not a parent's answer
+        # read now, so that a wording file with a key taken out, or a broken dates file, stops the start, not a
+        # parent's answer
+        wording()
+        vocabulary()
         store = store if store is not None else open_knowledge(settings)
         matcher = matcher if matcher is not None else prepared_matcher(store, settings)
         bot = Bot(store, settings, memory=memory, dry_run=dry_run, clock=clock, matcher=matcher)
