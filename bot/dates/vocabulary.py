@@ -44,12 +44,18 @@ class Vocabulary:
     month_abbreviations_fr: tuple[str, ...] = ()  # "", "janv." .. "déc." (for "au 2 oct. 2019, 20 h")
 
 
-def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
-    """Read and check the word lists; LoadError names the file, the entry and the problem."""
-    from knowledge.reading import LoadError, read_yaml, shown  # only when the cache is cold: yaml and the loaders
+_SECTIONS = ("weekdays", "months", "relative_days", "after_two", "spelling_checked", "not_days", "not_months",
+             "french_names")
+_FRENCH_COUNTS = {"weekdays": 7, "months": 12, "months_short": 12}
 
-    data = read_yaml(path)
+
+def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
+    """Read and check the word lists; LoadError names the file, the entry and the problem (knowledge.fields)."""
+    from knowledge import fields  # only when the cache is cold: yaml and the loaders
+    from knowledge.reading import read_yaml, shown
+
     problems: list[str] = []
+    data = fields.sections(read_yaml(path), str(path), _SECTIONS, "weekdays, months, relative_days ...", problems)
     owner: dict[str, str] = {}  # word -> the entry that has it
 
     def words(value, where: str) -> list[str]:
@@ -70,21 +76,19 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
         return found
 
     def entries(key: str, count: int) -> list[list[str]]:
-        value = data.get(key) if isinstance(data, dict) else None
+        value = data.get(key)
         if not isinstance(value, list) or len(value) != count:
             problems.append(f"{key}: expected {count} entries, got {shown(len(value) if isinstance(value, list) else value)}")
             return [[] for _ in range(count)]
         return [words(item, f"{key}[{k}]") for k, item in enumerate(value)]
 
     def table(key: str, names: tuple[str, ...]) -> dict[str, list[str]]:
-        value = data.get(key) if isinstance(data, dict) else None
+        value = data.get(key)
         if not isinstance(value, dict) or set(value) != set(names):
             problems.append(f"{key}: expected exactly the entries {', '.join(names)}")
             value = value if isinstance(value, dict) else {}
         return {name: words(value.get(name), f"{key}.{name}") for name in names}
 
-    if not isinstance(data, dict):
-        raise LoadError(str(path), ["expected a mapping with weekdays, months, relative_days ..."])
     weekdays = entries("weekdays", 7)
     months = entries("months", 12)
     relative = table("relative_days", tuple(RELATIVE_OFFSETS))
@@ -104,9 +108,10 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
     not_days = words(data.get("not_days"), "not_days")
     owner.clear()
     not_months = words(data.get("not_months"), "not_months")
-    french = _french_names(data.get("french_names"), problems)
-    if problems:
-        raise LoadError(str(path), problems)
+    french = fields.Entry(data.get("french_names"), "french_names", problems, needs="weekdays, months, months_short")
+    names = {key: french.get(key, _names(count), default=("",) * count) for key, count in _FRENCH_COUNTS.items()}
+    french.finish()
+    fields.refuse(str(path), problems)
     return Vocabulary(
         weekday_names=tuple(forms[0].capitalize() for forms in weekdays),
         month_names=("", *(forms[0].capitalize() for forms in months)),
@@ -116,30 +121,24 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
         spelling_checked=tuple(checked),
         not_days=frozenset(not_days),
         not_months=frozenset(not_months),
-        weekday_names_fr=french["weekdays"],
-        month_names_fr=("", *french["months"]),
-        month_abbreviations_fr=("", *french["months_short"]),
+        weekday_names_fr=names["weekdays"],
+        month_names_fr=("", *names["months"]),
+        month_abbreviations_fr=("", *names["months_short"]),
     )
 
 
-_FRENCH_COUNTS = {"weekdays": 7, "months": 12, "months_short": 12}
+def _names(count: int):
+    """The converter of a list of exactly `count` names (french_names: what French replies write)."""
+    from knowledge import fields
+    from knowledge.reading import shown
 
+    def convert(value) -> tuple[str, ...]:
+        found = fields.strings(value) if isinstance(value, list) else ()
+        if len(found) != count:
+            raise ValueError(f"expected {count} names, got {shown(value)}")
+        return tuple(str(w).strip() for w in value)
 
-def _french_names(value, problems: list[str]) -> dict[str, tuple[str, ...]]:
-    """french_names: the words French replies write (weekdays, months, short months), checked."""
-    from knowledge.reading import shown  # only when the cache is cold, as in _load
-
-    if not isinstance(value, dict) or set(value) != set(_FRENCH_COUNTS):
-        problems.append(f"french_names: expected exactly the entries {', '.join(_FRENCH_COUNTS)}")
-        value = value if isinstance(value, dict) else {}
-    names = {}
-    for key, count in _FRENCH_COUNTS.items():
-        items = value.get(key)
-        if not isinstance(items, list) or len(items) != count or not all(isinstance(w, str) and w.strip() for w in items):
-            problems.append(f"french_names.{key}: expected {count} names, got {shown(items)}")
-            items = [""] * count
-        names[key] = tuple(str(w).strip() for w in items)
-    return names
+    return convert
 
 
 def user_cache_dir() -> Path:

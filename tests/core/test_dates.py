@@ -763,7 +763,7 @@ def _broken_copy(tmp_path, old: str, new: str):
         ("spelling_checked: [monday,", "spelling_checked: [mondaze,", "spelling_checked: 'mondaze' is not one of"),
         ("not_months: [octopus,", "not_months: [[octopus],", "not_months: ['octopus'] is not a single word"),
         ("  weekdays: [lundi, mardi, mercredi, jeudi, vendredi, samedi, dimanche]",
-         "  weekdays: [lundi, mardi]", "french_names.weekdays: expected 7 names, got ['lundi', 'mardi']"),
+         "  weekdays: [lundi, mardi]", "french_names: 'weekdays': expected 7 names, got ['lundi', 'mardi']"),
     ],
 )
 def test_a_broken_word_list_names_the_file_the_entry_and_the_problem(tmp_path, old, new, problem):
