@@ -12,10 +12,12 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.settings import CONFIG_DIR
 from knowledge import fields
 from knowledge.reading import LoadError, read_yaml, shown
 
 LANGUAGES = ("en", "fr")
+WORDING_FILE = CONFIG_DIR / "wording.yaml"  # the shipped catalog (bot.replies.wording)
 
 
 @dataclass(frozen=True, slots=True)

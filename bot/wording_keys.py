@@ -78,7 +78,7 @@ would_unsubscribe your_board your_board_is your_board_is_short your_board_words
 if __name__ == "__main__":  # pragma: no cover
     import textwrap
 
-    from bot.replies import WORDING_FILE
+    from bot.wording import WORDING_FILE
     from knowledge.reading import read_yaml
 
     keys = " ".join(sorted(read_yaml(WORDING_FILE)))
