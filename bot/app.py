@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import sqlite3
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 from bot import prepared
 from bot.commands import Command, Registry
 from bot.core import Bot, Memory, build_matcher, matcher_key
+from bot.dates.vocabulary import vocabulary
 from bot.matcher import IntentMatcher
 from bot.replies import wording
 from bot.settings import DatabaseSettings, Settings, SettingsError, origin_of
@@ -18,6 +18,7 @@ from knowledge import database_file
 from knowledge.loader import ensure_default_knowledge
 from knowledge.records import DatabaseUnavailable
 from knowledge.store import Store, open_store
+from knowledge.store_errors import STORE_ERRORS, describe_store_error
 
 # How long a start waits for another program's write lock before saying so. Others hold it
 # for milliseconds; a lock held this long is a stuck program or an open transaction.
@@ -34,7 +35,7 @@ def open_knowledge(settings: Settings) -> Store:
         check_writable(path)
         store = open_store(path)
         ensure_default_knowledge(store, settings.knowledge.region, settings.knowledge.default)
-    except sqlite3.Error as exc:
+    except STORE_ERRORS as exc:
         raise DatabaseUnavailable(describe_database_error(path, exc)) from None
     return store
 
@@ -70,25 +71,9 @@ def check_database_folder(path: str) -> None:
                                   "point --db or [database] path at a writable place") from None
 
 
-def describe_database_error(path: str, exc: sqlite3.Error) -> str:
+def describe_database_error(path: str, exc: BaseException) -> str:
     """One line for an operator: which file, what is wrong, what to do."""
-    name = getattr(exc, "sqlite_errorname", "")
-    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "locked" in str(exc):
-        return (f"the database {path} is locked: another program has been writing to it for over "
-                f"{LOCK_WAIT_SECONDS:g} s (an sqlite3 shell with an open transaction, a stuck process); "
-                "close it or wait, then try again")
-    if name.startswith("SQLITE_READONLY"):
-        return (f"the database {path} is read-only (the file, its folder or the file system): "
-                "make it writable, or point --db or [database] path at a writable place")
-    if name.startswith("SQLITE_CANTOPEN"):
-        return (f"cannot open the database {path} (no such folder, no permission, or a read-only file system): "
-                "point --db or [database] path at a writable place")
-    if name.startswith("SQLITE_NOTADB") or name.startswith("SQLITE_CORRUPT"):
-        return (f"{path} is not a schoolbot database (or it is damaged): "
-                "point --db or [database] path at the bot's database, or at a new file")
-    if name.startswith("SQLITE_FULL"):
-        return f"the disk holding the database {path} is full: free some space and try again"
-    return f"cannot use the database {path}: {exc}"
+    return describe_store_error(path, exc, LOCK_WAIT_SECONDS)
 
 
 def prepared_matcher(store: Store, settings: Settings) -> IntentMatcher:
@@ -116,7 +101,10 @@ def build_bot(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        wording()  # read now, so that a wording file with a key taken out stops the start, not a parent's answer
+        # read now, so that a wording file with a key taken out, or a broken dates file, stops the start, not a
+        # parent's answer
+        wording()
+        vocabulary()
         store = store if store is not None else open_knowledge(settings)
         matcher = matcher if matcher is not None else prepared_matcher(store, settings)
         bot = Bot(store, settings, memory=memory, dry_run=dry_run, clock=clock, matcher=matcher)

@@ -11,12 +11,12 @@ old one or a whole new backup, never the live database.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from bot.app import DatabaseUnavailable, describe_database_error
 from bot.files import WriteFailed, atomic_file
 from knowledge.database_file import OpenFailed, integrity_check, online_copy
+from knowledge.store_errors import STORE_ERRORS, writing_failed
 
 LOCK_WAIT_MS = 10_000  # how long a page may wait for a writer's lock; the bot's writes take milliseconds
 
@@ -30,8 +30,8 @@ def backup_database(database: str, target: str, *, replace: bool = False) -> int
             verdict = online_copy(database, temporary, LOCK_WAIT_MS)
         except OpenFailed as failed:
             raise DatabaseUnavailable(describe_database_error(database, failed.__cause__)) from None
-        except sqlite3.Error as exc:
-            if getattr(exc, "sqlite_errorname", "").startswith(("SQLITE_FULL", "SQLITE_IOERR")):  # writing the copy
+        except STORE_ERRORS as exc:
+            if writing_failed(exc):  # writing the copy
                 raise WriteFailed(f"cannot write {target}: {exc}; nothing was written and {target} is unchanged") from None
             raise DatabaseUnavailable(describe_database_error(database, exc)) from None
         if verdict != "ok":

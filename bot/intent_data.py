@@ -6,10 +6,12 @@ Read and validated here; the matcher (bot/matcher.py) prepares and scores with i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from bot.text import normalize
-from knowledge.reading import LoadError, read_yaml, shown, unknown_sections
+from knowledge import fields
+from knowledge.reading import read_yaml, shown
 
 INTENTS = (
     "school_status",
@@ -48,76 +50,60 @@ class IntentData:
 
 
 def load_intents(path: str | Path) -> IntentData:
-    """Read and validate config/intents.yaml."""
+    """Read and validate config/intents.yaml (knowledge.fields: every problem named by its entry)."""
     path = str(path)
-    data = read_yaml(path)
     problems: list[str] = []
-    if not isinstance(data, dict) or not isinstance(data.get("intents"), dict):
-        raise LoadError(path, ["the file must be a mapping with an 'intents' mapping"])
-    problems += unknown_sections(data, ("slang", "intents", "out_of_scope"))
-    slang: dict[str, str] = {}
-    raw_slang = data.get("slang") or {}
-    if not isinstance(raw_slang, dict):
-        problems.append("slang: must be a mapping of word -> replacement")
-        raw_slang = {}
-    for word, replacement in raw_slang.items():
-        if not isinstance(replacement, str) or not str(word).strip():
-            problems.append(f"slang[{shown(word)}]: the replacement must be text, got {shown(replacement)}")
-            continue
-        slang[normalize(str(word))] = normalize(replacement)
+    data = fields.sections(read_yaml(path), path, ("slang", "intents", "out_of_scope"), "an 'intents' mapping",
+                           problems)
+    words = fields.Entry(data, "", problems).get("slang", _SLANG, required=False, default={})
+    slang = {normalize(word): normalize(replacement) for word, replacement in words.items()}
     examples: list[tuple[str, str]] = []
     keywords: dict[str, dict[str, float]] = {}
-    for intent, body in data["intents"].items():
-        where = f"intents.{intent}"
+    seen = set()
+    for where, intent, raw in fields.keyed(data, "intents", problems, needs="an intent to its examples and keywords"):
         if intent not in INTENTS:
             problems.append(f"{where}: unknown intent; known: {', '.join(INTENTS)}")
             continue
-        if not isinstance(body, dict):
-            problems.append(f"{where}: must be a mapping with examples and keywords")
-            continue
-        extra = set(body) - {"examples", "keywords", "description"}
-        if extra:
-            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
-        raw_examples = body.get("examples") or []
-        if not isinstance(raw_examples, list) or not raw_examples:
-            problems.append(f"{where}.examples: must be a non-empty list")
-            raw_examples = []
-        for index, example in enumerate(raw_examples):
-            if not isinstance(example, str) or not example.strip():
-                problems.append(f"{where}.examples[{index}]: must be non-empty text, got {shown(example)}")
-            else:
-                examples.append((intent, example))
-        raw_keywords = body.get("keywords") or {}
-        if not isinstance(raw_keywords, dict):
-            problems.append(f"{where}.keywords: must be a mapping of word -> weight")
-            raw_keywords = {}
-        for word, weight in raw_keywords.items():
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not 0 < weight <= 1:
-                problems.append(f"{where}.keywords[{shown(word)}]: weight must be a number in (0, 1], got {shown(weight)}")
-                continue
-            keywords.setdefault(intent, {})[normalize(str(word))] = float(weight)
-    missing = set(INTENTS) - set(data["intents"])
-    if missing:
+        seen.add(intent)
+        e = fields.Entry(raw, where, problems, needs="examples and keywords")
+        examples.extend((intent, text) for text in e.get("examples", _EXAMPLES, default=()))
+        weights = e.get("keywords", _KEYWORDS, required=False, default={})
+        if weights:
+            keywords[intent] = {normalize(word): weight for word, weight in weights.items()}
+        e.get("description", fields.text, required=False)
+        e.finish()
+    missing = set(INTENTS) - seen
+    if missing and isinstance(data.get("intents"), dict):
         problems.append(f"intents: missing {', '.join(sorted(missing))}")
     topics = []
-    for index, raw in enumerate(data.get("out_of_scope") or []):
-        where = f"out_of_scope[{index}]"
-        if not isinstance(raw, dict) or not raw.get("topic") or not raw.get("keywords") or not raw.get("where"):
-            problems.append(f"{where}: needs topic, keywords (a list) and where")
-            continue
-        if not isinstance(raw["keywords"], list):
-            problems.append(f"{where}.keywords: must be a list")
-            continue
-        french = raw.get("fr")
-        if french is not None and (not isinstance(french, dict) or set(french) - {"topic", "where"}
-                                   or not all(isinstance(v, str) and v.strip() for v in french.values())):
-            problems.append(f"{where}.fr: must map topic and/or where to French text")
-            continue
-        topics.append(OutOfScope(str(raw["topic"]), tuple(normalize(str(k)) for k in raw["keywords"]), str(raw["where"]),
-                                 {str(k): str(v) for k, v in french.items()} if french else None))
-    if problems:
-        raise LoadError(path, problems)
+    for where, raw in fields.entries(data, "out_of_scope", problems, required=False):
+        e = fields.Entry(raw, where, problems, needs="topic, keywords and where")
+        topic, words = e.get("topic", fields.text), e.get("keywords", fields.strings)
+        place, french = e.get("where", fields.text), e.get("fr", _FRENCH, required=False)
+        e.finish()
+        if topic and words and place:
+            topics.append(OutOfScope(topic, tuple(normalize(k) for k in words), place, french))
+    fields.refuse(path, problems)
     return IntentData(slang, tuple(examples), keywords, tuple(topics))
+
+
+def _replacement(value) -> str:
+    """A slang word's replacement: any text, even empty (the word is dropped)."""
+    if not isinstance(value, str):
+        raise ValueError(f"expected the words it stands for (or \"\"), got {shown(value)}")
+    return value
+
+
+def _example(value) -> str:
+    """An example question, as written (non-empty text)."""
+    fields.text(value)
+    return value
+
+
+_SLANG = fields.mapping_of(None, _replacement, noun="word")  # what parents type -> what the intents' examples say
+_EXAMPLES = partial(fields.strings, item=_example, empty=False)
+_KEYWORDS = fields.mapping_of(None, fields.number(0, 1), noun="keyword")  # keyword -> weight
+_FRENCH = fields.mapping_of(("topic", "where"), noun="French text")
 
 
 def with_packs(data: IntentData, packs) -> IntentData:

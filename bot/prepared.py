@@ -139,7 +139,9 @@ class _Pickler(pickle.Pickler):
     """Pickles `self.f = lru_cache(...)(self.g)` attributes as a fresh, empty cache around the method."""
 
     def reducer_override(self, obj):
-        if isinstance(obj, functools._lru_cache_wrapper) and isinstance(getattr(obj, "__wrapped__", None), types.MethodType):
+        # an lru_cache wrapper (its public cache_parameters) around a bound method
+        if callable(getattr(obj, "cache_parameters", None)) and isinstance(getattr(obj, "__wrapped__", None),
+                                                                           types.MethodType):
             params = obj.cache_parameters()
             return _cached_method, (obj.__wrapped__, params["maxsize"], params["typed"])
         return NotImplemented

@@ -15,15 +15,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from bot import prepared
-from bot.settings import CONFIG_DIR
-from bot.wording import Wording, load_wording
+from bot.wording import WORDING_FILE, Wording, load_wording
 from bot.wording_keys import SHIPPED_KEYS
 from knowledge.reading import LoadError, read_bytes
 from knowledge.regions import NOWHERE, Region
 
 PREVIEW_CHARS = 160
 MAX_SUPPORT = 2
-WORDING_FILE = CONFIG_DIR / "wording.yaml"
 
 # A capital letter's period is an initial ("Lester B. Pearson", "U.S."), not a sentence's end.
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\b[A-Z]\.)\s+(?=[A-ZÀ-ÖØ-Ý\"'(«])")

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -33,6 +32,7 @@ from collections.abc import Awaitable, Callable
 from bot.messages import SendOutcome, SendStatus
 from bot.reply_queue import Outgoing, ReplyQueue
 from bot.retry import Backoff, pause
+from knowledge.store_errors import STORE_ERRORS
 
 log = logging.getLogger("schoolbot.replies")
 
@@ -74,7 +74,7 @@ class ReplyLanes:
         When the database refuses the write they are sent from memory all the same (and `also` is not done)."""
         try:
             self.queue.add(items, also)
-        except sqlite3.Error as exc:
+        except STORE_ERRORS as exc:
             store = self.queue.store
             if not store.trouble.is_refusal(exc):
                 raise
@@ -186,7 +186,7 @@ class ReplyLanes:
         """A queue write after a send: the send happened, so a database that refuses it costs only the record."""
         try:
             write(*args)
-        except sqlite3.Error as exc:
+        except STORE_ERRORS as exc:
             store = self.queue.store
             if not store.trouble.is_refusal(exc):
                 self.log.exception("%s: could not record a reply's delivery", self.where)

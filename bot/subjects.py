@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from bot.settings import CONFIG_DIR
+from bot.settings import KnowledgeSettings
 from bot.text import normalize
-from knowledge.loading import LoadError, read_yaml
-from knowledge.reading import FileRefused, read_bytes, unknown_sections
+from knowledge import fields
+from knowledge.reading import FileRefused, read_bytes, read_yaml
 
-SUBJECTS_FILE = CONFIG_DIR / "subjects.yaml"
+SUBJECTS_FILE = KnowledgeSettings.subjects  # the setting's default: [knowledge] subjects names another
 _LANGS = ("en", "fr")
 _WORD = re.compile(r"[a-z0-9]+")
 QUESTION_KINDS = ("time", "roster", "definition", "open", "duties", "start", "ongoing", "reason", "amount",
@@ -150,59 +150,44 @@ def _padded(text: str) -> str:
     return f" {_plain(text)} "
 
 
-def _texts(raw: object, where: str, problems: list[str], *, required: bool) -> dict[str, str]:
-    if raw is None and not required:
-        return {}
-    if not isinstance(raw, dict) or not raw.get("en") or set(raw) - set(_LANGS) \
-            or not all(isinstance(v, str) and v.strip() for v in raw.values()):
-        problems.append(f"{where}: must map en (and optionally fr) to text")
-        return {}
-    return {str(k): str(v).strip() for k, v in raw.items()}
+def _stripped(value: object) -> str:
+    return fields.text(value) and str(value).strip()
 
 
-def _phrases(raw: object, where: str, problems: list[str]) -> tuple[str, ...]:
-    if isinstance(raw, dict):  # per language: all of them count
+_NAMES = fields.mapping_of(_LANGS, _stripped, required=("en",), noun="language")  # language -> text
+
+
+def _phrases(raw: object) -> tuple[str, ...]:
+    """A non-empty list of words or phrases (or a mapping of language -> list: all of them count), normalised.
+    A phrase ending in " $" counts only at the end of the message ("is the teacher there")."""
+    if isinstance(raw, dict):
         raw = [p for lang, items in raw.items() if lang in _LANGS and isinstance(items, list) for p in items]
     if not isinstance(raw, list) or not raw or not all(isinstance(p, str) and _plain(p) for p in raw):
-        problems.append(f"{where}: must be a non-empty list of words or phrases")
-        return ()
-    # A phrase ending in " $" counts only at the end of the message ("is the teacher there").
+        raise ValueError("must be a non-empty list of words or phrases")
     return tuple(dict.fromkeys(_plain(p) + (" $" if p.rstrip().endswith(" $") else "") for p in raw))
 
 
 def load_subjects(path: str | Path = SUBJECTS_FILE) -> Subjects:
     """Read and validate a subjects file; a wrong one raises LoadError naming each entry and problem."""
     path = str(path)
-    data = read_yaml(path)
     problems: list[str] = []
-    if not isinstance(data, dict) or not isinstance(data.get("subjects"), dict):
-        raise LoadError(path, ["the file must be a mapping with a 'subjects' mapping"])
-    problems += unknown_sections(data, _SECTIONS)
+    data = fields.sections(read_yaml(path), path, _SECTIONS, "a 'subjects' mapping", problems)
     subjects = []
-    for ident, body in data["subjects"].items():
-        where = f"subjects.{ident}"
-        if not isinstance(body, dict):
-            problems.append(f"{where}: must be a mapping with words and name")
-            continue
-        extra = set(body) - {"words", "name", "where"}
-        if extra:
-            problems.append(f"{where}: unknown field(s) {', '.join(sorted(map(str, extra)))}")
-        words = _phrases(body.get("words"), f"{where}.words", problems)
-        name = _texts(body.get("name"), f"{where}.name", problems, required=True)
-        ask = _texts(body.get("where"), f"{where}.where", problems, required=False)
-        subjects.append(Subject(str(ident), words, name, ask))
-    presence = _phrases(data.get("presence"), "presence", problems)
-    participation = _phrases(data.get("participation"), "participation", problems)
-    children = _phrases(data.get("children"), "children", problems)
-    another = _phrases(data.get("another_child"), "another_child", problems)
-    generic = _phrases(data.get("generic"), "generic", problems)
+    for where, ident, body in fields.keyed(data, "subjects", problems, needs="a subject to its words and name"):
+        e = fields.Entry(body, where, problems, needs="words and name")
+        words, name = e.get("words", _phrases, default=()), e.get("name", _NAMES, default={})
+        subjects.append(Subject(ident, words, name, e.get("where", _NAMES, required=False, default={})))
+        e.finish()
+    top = fields.Entry(data, "", problems)
+    presence, participation, children, another, generic = (
+        top.get(key, _phrases, default=()) for key in ("presence", "participation", "children", "another_child", "generic"))
     kinds = data.get("question_kinds")
     if not isinstance(kinds, dict) or set(kinds) != set(QUESTION_KINDS):
         problems.append(f"question_kinds: must map each of {', '.join(QUESTION_KINDS)} to a list of words")
         kinds = {}
-    question_kinds = {str(k): _phrases(v, f"question_kinds.{k}", problems) for k, v in kinds.items()}
-    if problems:
-        raise LoadError(path, problems)
+    kinds_entry = fields.Entry(kinds, "question_kinds", problems)
+    question_kinds = {str(k): kinds_entry.get(k, _phrases, default=()) for k in kinds}
+    fields.refuse(path, problems)
     from bot.asked import words_of
 
     stems = frozenset(w for phrase in generic for w in words_of(phrase))

@@ -12,9 +12,12 @@ import string
 from dataclasses import dataclass
 from pathlib import Path
 
-from knowledge.loading import LoadError, read_yaml
+from bot.settings import CONFIG_DIR
+from knowledge import fields
+from knowledge.reading import LoadError, read_yaml, shown
 
 LANGUAGES = ("en", "fr")
+WORDING_FILE = CONFIG_DIR / "wording.yaml"  # the shipped catalog (bot.replies.wording)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,17 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
+def _english(value: object) -> str:
+    return fields.text(value) and str(value).strip()
+
+
+def _french(value: object) -> str:
+    """A French text, stripped; an empty one is none (English is used, with a warning)."""
+    if not isinstance(value, str):
+        raise ValueError(f"expected text, got {shown(value)}")
+    return value.strip()
+
+
 def load_wording(path: str | Path, required: frozenset[str] = frozenset()) -> Wording:
     """Read and validate a wording file; raises LoadError naming every bad entry, and each `required` key
     it does not have (the bot's own file must have every key it shipped with: bot.wording_keys)."""
@@ -47,33 +61,23 @@ def load_wording(path: str | Path, required: frozenset[str] = frozenset()) -> Wo
     warnings: list[str] = []
     texts: dict[str, dict[str, str]] = {}
     for key, entry in data.items():
-        if not isinstance(entry, dict) or not isinstance(entry.get("en"), str) or not entry["en"].strip():
-            problems.append(f"{key}: needs an English text under 'en'")
+        e = fields.Entry(entry, str(key), problems, needs="texts (en: English, fr: French)")
+        english, french = e.get("en", _english), e.get("fr", _french, required=False, default="")
+        e.finish()
+        if english is None:
             continue
-        unknown = sorted(set(map(str, entry)) - set(LANGUAGES))
-        if unknown:
-            problems.append(f"{key}: unknown language(s) {', '.join(unknown)}; known: {', '.join(LANGUAGES)}")
-        english = entry["en"].strip()
-        french = entry.get("fr")
-        if french is None or not str(french).strip():
+        if not french:
             warnings.append(f"{key}: no French text; English is used")
-            french = ""
-        elif not isinstance(french, str):
-            problems.append(f"{key}.fr: must be text")
-            french = ""
-        else:
-            french = french.strip()
-            if _fields(french) != _fields(english):
-                problems.append(f"{key}.fr: its {{fields}} {sorted(_fields(french))} differ from English {sorted(_fields(english))}")
+        elif _fields(french) != _fields(english):
+            e.fail(f"'fr': its {{fields}} {sorted(_fields(french))} differ from English {sorted(_fields(english))}")
         try:
             english.format(**dict.fromkeys(_fields(english), ""))
         except (ValueError, IndexError) as exc:
-            problems.append(f"{key}.en: not a valid text with {{fields}}: {exc}")
+            e.fail(f"'en': not a valid text with {{fields}}: {exc}")
         texts[str(key)] = {"en": english, "fr": french}
     missing = sorted(required - texts.keys())
     if missing:
         problems.append(f"{len(missing)} key(s) the bot says are missing: {', '.join(missing[:5])}"
                         f"{', ...' if len(missing) > 5 else ''}; put them back from the shipped wording.yaml")
-    if problems:
-        raise LoadError(path, problems)
+    fields.refuse(path, problems)
     return Wording(texts, tuple(warnings))

@@ -78,9 +78,8 @@ would_unsubscribe your_board your_board_is your_board_is_short your_board_words
 if __name__ == "__main__":  # pragma: no cover
     import textwrap
 
-    import yaml
+    from bot.wording import WORDING_FILE
+    from knowledge.reading import read_yaml
 
-    from bot.settings import CONFIG_DIR
-
-    keys = " ".join(sorted(yaml.safe_load((CONFIG_DIR / "wording.yaml").read_text(encoding="utf-8"))))
+    keys = " ".join(sorted(read_yaml(WORDING_FILE)))
     print(textwrap.fill(keys, width=110))

@@ -1,8 +1,9 @@
 """Read and validate the YAML files in config/.
 
 Each reader returns fully validated model objects or raises :class:`LoadError`
-listing every problem as ``file: section[index] (id): what is wrong``. Nothing
-is written anywhere until a whole file has passed.
+listing every problem as ``file: section[index] (id): what is wrong``, read the one
+way every data file is (:mod:`knowledge.fields`). Nothing is written anywhere until a
+whole file has passed.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from knowledge.fields import _bool, _date, _ident, _one_of, _strings, _text, _time, _url
+from knowledge.fields import (
+    Entry, day, entries, flag, ident, mapping_of, moment, one_of, refuse, sections, strings, text, url,
+)
 from knowledge.model import (
     ALL_BOARDS,
     ANSWER_INTENTS,
@@ -32,64 +35,15 @@ from knowledge.model import (
     WithdrawnService,
 )
 from knowledge.packs import legacy_header, read_header
-from knowledge.reading import LoadError, read_yaml, shown, unknown_sections
+from knowledge.reading import LoadError, read_yaml, shown
 
 __all__ = ["LoadError", "read_yaml", "load_boards", "read_boards", "load_knowledge"]
-
-
-class _Entry:
-    """Reads the fields of one mapping entry, collecting problems instead of raising."""
-
-    def __init__(self, raw: Any, where: str, problems: list[str]):
-        self.where = where
-        self.problems = problems
-        if not isinstance(raw, dict):
-            self.fail(f"must be a mapping of fields, got {type(raw).__name__}")
-            raw = {}
-        self.raw = raw
-        self.used: set[str] = set()
-
-    def fail(self, what: str) -> None:
-        self.problems.append(f"{self.where}: {what}")
-
-    def get(self, key: str, convert: Callable[[Any], Any], *, required: bool = True, default: Any = None) -> Any:
-        self.used.add(key)
-        if key not in self.raw or self.raw[key] is None:
-            if required:
-                self.fail(f"'{key}' is missing")
-            return default
-        try:
-            return convert(self.raw[key])
-        except (TypeError, ValueError) as exc:
-            self.fail(f"'{key}': {exc}")
-            return default
-
-    def finish(self) -> None:
-        extra = sorted(set(map(str, self.raw)) - self.used)
-        if extra:
-            self.fail(f"unknown field(s): {', '.join(extra)}")
-
-
-def _entries(data: Any, section: str, path: str, problems: list[str], required: bool = True) -> list[tuple[str, Any]]:
-    items = data.get(section) if isinstance(data, dict) else None
-    if items is None:
-        if required:
-            problems.append(f"section '{section}' is missing")
-        return []
-    if not isinstance(items, list):
-        problems.append(f"section '{section}' must be a list of entries")
-        return []
-    named = []
-    for index, raw in enumerate(items):
-        label = raw.get("id") or raw.get("file") if isinstance(raw, dict) else None
-        named.append((f"{section}[{index}]" + (f" ({str(label)[:40]})" if label else ""), raw))
-    return named
 
 
 SHORT_NAME_MAX = 20  # what a reply's first line leads with must leave room for the answer
 
 
-def _check_short(board: Board, e: _Entry, owner: dict[str, str]) -> None:
+def _check_short(board: Board, e: Entry, owner: dict[str, str]) -> None:
     """A short name is short, shorter than the name, and names one board."""
     short = board.short
     if not short or not board.name:
@@ -106,13 +60,11 @@ def load_boards(path: str | Path) -> tuple[Board, ...]:
     """A boards-only file (a `boards:` list; a region file brings its boards too: knowledge.regions)."""
     path = str(path)
     data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise LoadError(path, ["the file must be a mapping with a 'boards' list"])
-    problems = unknown_sections(data, ["boards"])
+    problems: list[str] = []
+    sections(data, path, ["boards"], "a 'boards' list", problems)
     if "region" in data:
         problems = [f"it is a region file (it has 'region:'): load it with `schoolbot kb load {path}`"]
-    if problems:
-        raise LoadError(path, problems)
+    refuse(path, problems)
     return read_boards(data, path)
 
 
@@ -123,17 +75,17 @@ def read_boards(data: dict, path: str) -> tuple[Board, ...]:
     seen: dict[str, str] = {}
     alias_owner: dict[str, str] = {}
     short_owner: dict[str, str] = {}
-    for where, raw in _entries(data, "boards", path, problems):
-        e = _Entry(raw, where, problems)
+    for where, raw in entries(data, "boards", problems):
+        e = Entry(raw, where, problems)
         board = Board(
-            id=e.get("id", _ident),
-            name=e.get("name", _text),
-            system=e.get("system", _one_of(SYSTEMS)),
-            language=e.get("language", _one_of(LANGUAGES)),
-            website=e.get("website", _url),
-            aliases=e.get("aliases", _strings, required=False, default=()),
-            municipalities=e.get("municipalities", _strings, required=False, default=()),
-            short=e.get("short", _text, required=False, default=""),
+            id=e.get("id", ident),
+            name=e.get("name", text),
+            system=e.get("system", one_of(SYSTEMS)),
+            language=e.get("language", one_of(LANGUAGES)),
+            website=e.get("website", url),
+            aliases=e.get("aliases", strings, required=False, default=()),
+            municipalities=e.get("municipalities", strings, required=False, default=()),
+            short=e.get("short", text, required=False, default=""),
         )
         e.finish()
         if board.id is None:
@@ -149,26 +101,22 @@ def read_boards(data: dict, path: str) -> tuple[Board, ...]:
                 e.fail(f"alias {shown(alias)} is also an alias of {shown(owner)}; an alias must name one board")
             alias_owner[key] = board.id
         boards.append(board)
-    if problems:
-        raise LoadError(path, problems)
+    refuse(path, problems)
     for board in boards:
         if board.id in alias_owner and alias_owner[board.id] != board.id:
             problems.append(f"board {shown(board.id)}: its id is an alias of {shown(alias_owner[board.id])}")
-    if problems:
-        raise LoadError(path, problems)
+    refuse(path, problems)
     return tuple(boards)
 
 
 def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[str, ...] = ANSWER_INTENTS) -> KnowledgeFile:
     """Validate one knowledge file (a pack) against the known boards and intents."""
     path = str(path)
-    data = read_yaml(path)
-    if not isinstance(data, dict):
-        raise LoadError(path, ["the file must be a mapping with sources, facts, statuses, withdrawn_services, timeline"])
     problems: list[str] = []
     warnings: list[str] = []
-    problems += unknown_sections(data, sorted({"pack", "sources", "facts", "statuses", "withdrawn_services",
-                                               "timeline", "cards"}))
+    data = sections(read_yaml(path), path, sorted({"pack", "sources", "facts", "statuses", "withdrawn_services",
+                                                   "timeline", "cards"}),
+                    "sources, facts, statuses, withdrawn_services, timeline", problems)
     boards = set(board_ids) | {ALL_BOARDS}
     info = (read_header(data["pack"], path, boards - {ALL_BOARDS}, intents, problems) if "pack" in data
             else legacy_header(path))
@@ -180,20 +128,20 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         if missing:
             warnings.append(f"{where}: no French text for {', '.join(missing)} (add fr: {{{missing[0]}: ...}})")
 
-    def french(e: _Entry, keys: tuple[str, ...]) -> dict | None:
+    def french(e: Entry, keys: tuple[str, ...]) -> dict | None:
         fr = e.get("fr", _french_of(keys), required=False)
         warn_missing_french(e.where, fr, keys)
         return fr
 
     sources: dict[str, Source] = {}
     listed: set[str] = set()  # every source named under 'sources', its own fields right or not
-    for where, raw in _entries(data, "sources", path, problems):
-        e = _Entry(raw, where, problems)
+    for where, raw in entries(data, "sources", problems):
+        e = Entry(raw, where, problems)
         source = Source(
-            file=e.get("file", _text),
-            title=e.get("title", _text),
-            published=e.get("published", _time),
-            approximate=e.get("approximate", _bool, required=False, default=False),
+            file=e.get("file", text),
+            title=e.get("title", text),
+            published=e.get("published", moment),
+            approximate=e.get("approximate", flag, required=False, default=False),
             fr=french(e, ("title",)),
             pack=pack,
         )
@@ -207,40 +155,40 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
 
     ids: dict[tuple[str, str], str] = {}  # (section, id): each section is its own table, so ids are unique in it
 
-    def common(e: _Entry) -> tuple[str, str, datetime]:
-        entry_id = e.get("id", _ident)
+    def common(e: Entry) -> tuple[str, str, datetime]:
+        entry_id = e.get("id", ident)
         section = e.where.split("[", 1)[0]
         if (section, entry_id) in ids:
             e.fail(f"id {shown(entry_id)} is used twice (also {ids[section, entry_id]})")
         elif entry_id:
             ids[section, entry_id] = e.where
-        source = e.get("source", _text)
+        source = e.get("source", text)
         if source and source not in listed:
             e.fail(f"source {shown(source)} is not listed under 'sources'")
-        published = e.get("published", _time, required=False)
+        published = e.get("published", moment, required=False)
         if published is None and source in sources:
             published = sources[source].published
         return entry_id, source, published
 
-    def window(e: _Entry) -> tuple[date | None, date | None]:
-        start, until = e.get("from", _date, required=False), e.get("until", _date, required=False)
+    def window(e: Entry) -> tuple[date | None, date | None]:
+        start, until = e.get("from", day, required=False), e.get("until", day, required=False)
         if start and until and until < start:
             e.fail(f"'until' {until} is before 'from' {start}")
         return start, until
 
     facts = []
-    for where, raw in _entries(data, "facts", path, problems, required=False):
-        e = _Entry(raw, where, problems)
+    for where, raw in entries(data, "facts", problems, required=False):
+        e = Entry(raw, where, problems)
         entry_id, source, published = common(e)
-        facts.append(Fact(entry_id, e.get("topic", _one_of((*FACT_TOPICS, *topics))), e.get("text", _text), source,
+        facts.append(Fact(entry_id, e.get("topic", one_of((*FACT_TOPICS, *topics))), e.get("text", text), source,
                           published, fr=french(e, ("text",)), pack=pack))
         e.finish()
 
     statuses = []
-    for where, raw in _entries(data, "statuses", path, problems, required=False):
-        e = _Entry(raw, where, problems)
+    for where, raw in entries(data, "statuses", problems, required=False):
+        e = Entry(raw, where, problems)
         entry_id, source, published = common(e)
-        board = e.get("board", _text)
+        board = e.get("board", text)
         if board and board not in boards:
             e.fail(f"board {shown(board)} is not a board of any loaded region (nor 'all')")
         elif board and board != ALL_BOARDS and not info.concerns(board):  # the pack speaks only for its `boards:`
@@ -249,37 +197,37 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
         if "from" not in e.raw:
             e.fail("'from' is missing")
         start, until = window(e)
-        statuses.append(Status(entry_id, board, start, until, e.get("status", _one_of(sorted(info.status_ids()))),
-                               e.get("summary", _text), source, published, fr=french(e, ("summary",)), pack=pack))
+        statuses.append(Status(entry_id, board, start, until, e.get("status", one_of(sorted(info.status_ids()))),
+                               e.get("summary", text), source, published, fr=french(e, ("summary",)), pack=pack))
         e.finish()
 
     services = []
     phase_ids = [p.id for p in info.phases]
-    for where, raw in _entries(data, "withdrawn_services", path, problems, required=False):
-        e = _Entry(raw, where, problems)
+    for where, raw in entries(data, "withdrawn_services", problems, required=False):
+        e = Entry(raw, where, problems)
         entry_id, source, published = common(e)
         start, until = window(e)
-        ended = e.get("ended", _time, required=False)
+        ended = e.get("ended", moment, required=False)
         if ended is not None and published is not None and ended <= published:
             e.fail(f"'ended' {ended.isoformat()} is not after 'published' {published.isoformat()}")
         services.append(WithdrawnService(
-            entry_id, e.get("workers", _text), e.get("service", _text), e.get("phase", _one_of(phase_ids)), source,
+            entry_id, e.get("workers", text), e.get("service", text), e.get("phase", one_of(phase_ids)), source,
             published, ended, fr=french(e, ("workers", "service")), pack=pack, start=start, until=until))
         e.finish()
 
     timeline = []
-    for where, raw in _entries(data, "timeline", path, problems, required=False):
-        e = _Entry(raw, where, problems)
+    for where, raw in entries(data, "timeline", problems, required=False):
+        e = Entry(raw, where, problems)
         entry_id, source, published = common(e)
         timeline.append(
             TimelineEvent(
                 entry_id,
-                e.get("kind", _one_of(TIMELINE_KINDS)),
-                e.get("date", _date),
-                e.get("text", _text),
+                e.get("kind", one_of(TIMELINE_KINDS)),
+                e.get("date", day),
+                e.get("text", text),
                 source,
                 published,
-                e.get("approximate", _bool, required=False, default=False),
+                e.get("approximate", flag, required=False, default=False),
                 fr=french(e, ("text",)),
                 pack=pack,
             )
@@ -288,7 +236,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
 
     card_topics = {*intents, *topics, TAUGHT_TOPIC}  # staff: cards taught in chat (bot.admin.teaching)
     cards = [_card(e, common, boards, card_topics, pack) for e in
-             (_Entry(raw, where, problems) for where, raw in _entries(data, "cards", path, problems, required=False))]
+             (Entry(raw, where, problems) for where, raw in entries(data, "cards", problems, required=False))]
     card_ids = {card.id for card in cards}
     for card in cards:
         if card.replaces and card.replaces not in card_ids:
@@ -301,8 +249,7 @@ def load_knowledge(path: str | Path, board_ids: Iterable[str], intents: tuple[st
             warnings.append(f"cards ({card.id}): board(s) {', '.join(map(shown, outside))} not one of the pack's boards "
                             "(pack.boards), the boards it speaks for: add them there, or remove them from the card")
 
-    if problems:
-        raise LoadError(path, problems)
+    refuse(path, problems)
     return KnowledgeFile(
         path, tuple(sources.values()), tuple(facts), tuple(statuses), tuple(services), tuple(timeline), tuple(cards),
         pack=info, warnings=tuple(warnings),
@@ -339,30 +286,30 @@ def _inherit_phrasings(cards: list[Card]) -> list[Card]:
 CARD_FRENCH_FIELDS = ("question", "answer", "details", "phrasings")
 
 
-def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boards: set[str], topics: set[str],
+def _card(e: Entry, common: Callable[[Entry], tuple[str, str, datetime]], boards: set[str], topics: set[str],
           pack: str) -> Card:
     """One entry of `cards:`, its problems collected in the entry's list."""
     entry_id, source, published = common(e)
-    card_boards = e.get("boards", _strings, required=False, default=())
+    card_boards = e.get("boards", strings, required=False, default=())
     for board in card_boards:
         if board not in boards or board == ALL_BOARDS:
             e.fail(f"board {shown(board)} is not a board of any loaded region (leave 'boards' out for every board)")
-    valid_until = e.get("valid_until", _time, required=False)
+    valid_until = e.get("valid_until", moment, required=False)
     if valid_until is not None and published is not None and valid_until <= published:
         e.fail(f"'valid_until' {valid_until.isoformat()} is not after 'published' {published.isoformat()}")
     fr = e.get("fr", _french_texts, required=False)
     card = Card(
         entry_id,
         e.get("topic", _topic(topics)),
-        e.get("question", _text),
-        e.get("answer", _text),
+        e.get("question", text),
+        e.get("answer", text),
         source,
         published,
-        details=e.get("details", _text, required=False, default=""),
-        phrasings=e.get("phrasings", _strings, required=False, default=()),
+        details=e.get("details", text, required=False, default=""),
+        phrasings=e.get("phrasings", strings, required=False, default=()),
         boards=card_boards,
         valid_until=valid_until,
-        replaces=e.get("replaces", _ident, required=False, default=""),
+        replaces=e.get("replaces", ident, required=False, default=""),
         fr=fr,
         pack=pack,
     )
@@ -372,7 +319,7 @@ def _card(e: _Entry, common: Callable[[_Entry], tuple[str, str, datetime]], boar
 
 def _topic(topics: set[str]) -> Callable[[Any], str]:
     def convert(value: Any) -> str:
-        topic = _ident(value)
+        topic = ident(value)
         if topic not in topics:
             raise ValueError(f"{shown(topic)} is neither an intent nor a topic of the pack (pack.topics); "
                              f"known: {', '.join(sorted(topics))}")
@@ -382,16 +329,8 @@ def _topic(topics: set[str]) -> Callable[[Any], str]:
 
 
 def _french_of(keys: tuple[str, ...]) -> Callable[[Any], dict]:
-    """The converter of an entry's `fr:` mapping holding French for `keys`."""
-    def convert(value: Any) -> dict:
-        if not isinstance(value, dict):
-            raise ValueError(f"expected a mapping of French texts ({', '.join(keys)}), got {shown(value)}")
-        unknown = sorted(set(map(str, value)) - set(keys))
-        if unknown:
-            raise ValueError(f"unknown French field(s) {', '.join(unknown)}; known: {', '.join(keys)}")
-        return {key: (_strings(text) if key == "phrasings" else _text(text)) for key, text in value.items()}
-
-    return convert
+    """The converter of an entry's `fr:` mapping holding French for `keys` (a card's phrasings: a list)."""
+    return mapping_of(keys, {key: strings if key == "phrasings" else text for key in keys}, noun="French field")
 
 
-_french_texts = _french_of(CARD_FRENCH_FIELDS)  # a card's French: phrasings are a list
+_french_texts = _french_of(CARD_FRENCH_FIELDS)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from knowledge.fields import _text
+from knowledge import fields
 from knowledge.reading import shown
 
 MAX_EXAMPLES = 150  # example questions in one pack, all intents together
@@ -17,53 +17,46 @@ MAX_SLANG = 100
 EXAMPLE_CHARS = 200
 
 
-def read_intent_examples(raw: Any, intents: tuple[str, ...], problems: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    """(intent, examples) pairs of `intent_examples:` (a mapping of intent -> list of questions)."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        problems.append("pack.intent_examples: must map an intent to a list of example questions")
-        return ()
+def _example(value: Any) -> str:
+    found = fields.text(value)
+    if len(found) > EXAMPLE_CHARS:
+        raise ValueError(f"{shown(found)} has {len(found)} characters; at most {EXAMPLE_CHARS}")
+    return found
+
+
+def read_intent_examples(header: dict, intents: tuple[str, ...],
+                         problems: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(intent, examples) pairs of the header's `intent_examples:` (a mapping of intent -> list of questions)."""
     found, count = [], 0
-    for intent, examples in raw.items():
-        where = f"pack.intent_examples.{intent}"
+    for where, intent, examples in fields.keyed(header, "intent_examples", problems, required=False,
+                                                where="pack.intent_examples",
+                                                needs="an intent to a list of example questions"):
         if intent not in intents:
             problems.append(f"{where}: {shown(intent)} is not an intent; known: {', '.join(intents)}")
             continue
-        if not isinstance(examples, list) or not examples:
-            problems.append(f"{where}: must be a list of example questions")
+        try:
+            texts = fields.strings(examples, _example, empty=False)
+        except ValueError as exc:
+            problems.append(f"{where}: {exc}")
             continue
-        texts = []
-        for example in examples:
-            try:
-                text = _text(example)
-            except ValueError as exc:
-                problems.append(f"{where}: {exc}")
-                continue
-            if len(text) > EXAMPLE_CHARS:
-                problems.append(f"{where}: {shown(text)} has {len(text)} characters; at most {EXAMPLE_CHARS}")
-                continue
-            texts.append(text)
         count += len(texts)
-        found.append((str(intent), tuple(texts)))
+        found.append((intent, texts))
     if count > MAX_EXAMPLES:
         problems.append(f"pack.intent_examples: {count} examples; at most {MAX_EXAMPLES}")
     return tuple(found)
 
 
-def read_slang(raw: Any, problems: list[str]) -> tuple[tuple[str, str], ...]:
-    """(word, replacement) pairs of `slang:` (a mapping of what parents type -> the words the intents use)."""
-    if raw is None:
-        return ()
-    if not isinstance(raw, dict):
-        problems.append("pack.slang: must map a word parents type to the words it means (ata: union)")
-        return ()
-    if len(raw) > MAX_SLANG:
-        problems.append(f"pack.slang: {len(raw)} words; at most {MAX_SLANG}")
+def read_slang(header: dict, problems: list[str]) -> tuple[tuple[str, str], ...]:
+    """(word, replacement) pairs of the header's `slang:` (a mapping of what parents type -> the words the intents
+    use)."""
+    words = fields.keyed(header, "slang", problems, required=False, where="pack.slang",
+                         needs="a word parents type to the words it means (ata: union)")
+    if len(words) > MAX_SLANG:
+        problems.append(f"pack.slang: {len(words)} words; at most {MAX_SLANG}")
     found = []
-    for word, means in raw.items():
+    for where, word, means in words:
         try:
-            found.append((_text(str(word)).lower(), _text(means).lower() if means != "" else ""))
-        except (TypeError, ValueError) as exc:
-            problems.append(f"pack.slang.{word}: {exc}")
+            found.append((fields.text(word).lower(), fields.text(means).lower() if means != "" else ""))
+        except ValueError as exc:
+            problems.append(f"{where}: {exc}")
     return tuple(found)

@@ -8,13 +8,13 @@ the two phases of 2019, so files written before packs existed keep loading.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from knowledge import fields
+from knowledge.fields import Entry
 from knowledge.model import ALL_BOARDS
 from knowledge.pack_words import read_intent_examples, read_slang
 from knowledge.reading import shown
@@ -116,8 +116,6 @@ def legacy_header(path: str | Path) -> PackInfo:
     return PackInfo(id=stem, title=stem, phases=LEGACY_PHASES)
 
 
-CONVERTERS = {"text": fields._text, "ident": fields._ident, "date": fields._date, "time": fields._time,
-              "strings": fields._strings}
 # Lengths staff texts may have: an example fits a /help line, a note one line of a reply.
 LIMITS = {"examples": 80, "examples_fr": 90, "note": 200, "note_fr": 240, "end_text": 300, "end_text_fr": 360, "title": 120}
 MAX_EXAMPLES = 8
@@ -129,122 +127,99 @@ HEADER_FIELDS = {
 }
 
 
+def _limited(key: str) -> fields.Convert:
+    """Text of at most LIMITS[key] characters."""
+    def convert(value: Any) -> str:
+        found = fields.text(value)
+        if len(found) > LIMITS[key]:
+            raise ValueError(f"{len(found)} characters; at most {LIMITS[key]}")
+        return found
+
+    return convert if key in LIMITS else fields.text
+
+
+def _examples(key: str) -> fields.Convert:
+    """At most MAX_EXAMPLES example questions, each within its length."""
+    def convert(value: Any) -> tuple[str, ...]:
+        found = fields.strings(value, _limited(key))
+        if len(found) > MAX_EXAMPLES:
+            raise ValueError(f"{len(found)} examples; at most {MAX_EXAMPLES}")
+        return found
+
+    return convert
+
+
+def _intent(intents: tuple[str, ...]) -> fields.Convert:
+    def convert(value: Any) -> str:
+        if value not in intents:
+            raise ValueError(f"{shown(value)} is not an intent; known: {', '.join(intents)}")
+        return value
+
+    return convert
+
+
 def read_header(raw: Any, path: str, board_ids: set[str], intents: tuple[str, ...], problems: list[str]) -> PackInfo:
-    """Validate a `pack:` mapping; problems go to `problems` as 'pack.FIELD: what is wrong'.
-
-    The field converters are the loader's (knowledge.fields), so every file error reads the same way.
-    """
+    """Validate a `pack:` mapping; problems go to `problems` as 'pack: 'FIELD': what is wrong' (knowledge.fields)."""
+    e = Entry(raw, "pack", problems, needs="fields (id, title, phases, ...)")
     if not isinstance(raw, dict):
-        problems.append(f"pack: must be a mapping (id, title, phases, ...), got {type(raw).__name__}")
         return legacy_header(path)
-
-    def get(key: str, kind: str, required: bool = False, where: str = "pack", source: dict = raw):
-        value = source.get(key)
-        if value is None:
-            if required:
-                problems.append(f"{where}: '{key}' is missing")
-            return None
-        try:
-            return CONVERTERS[kind](value)
-        except (TypeError, ValueError) as exc:
-            problems.append(f"{where}.{key}: {exc}")
-            return None
-
-    for key in sorted(set(map(str, raw)) - HEADER_FIELDS):
-        problems.append(f"pack: unknown field {shown(key)}; known: {', '.join(sorted(HEADER_FIELDS))}")
     boards: tuple[str, ...] = (ALL_BOARDS,)
-    if raw.get("boards") not in (None, ALL_BOARDS):
-        boards = get("boards", "strings") or ()
-        for board in boards:
+    if raw.get("boards") == ALL_BOARDS:
+        e.used.add("boards")
+    elif (listed := e.get("boards", fields.strings, required=False)) is not None:
+        boards = listed
+        for board in listed:
             if board not in board_ids:
-                problems.append(f"pack.boards: {shown(board)} is not a board of any loaded region")
+                e.fail(f"'boards': {shown(board)} is not a board of any loaded region")
     phases = []
-    for where, item in _mappings(raw, "phases", "id and name", {"id", "name", "name_fr", "from", "until", "stops"},
-                                 problems):
-        stops = item.get("stops", "some")
-        if stops not in PHASE_STOPS:
-            problems.append(f"{where}.stops: {shown(stops)} is not one of: {', '.join(PHASE_STOPS)}")
-        phase = Phase(get("id", "ident", True, where, item) or "", get("name", "text", True, where, item) or "",
-                      get("name_fr", "text", False, where, item) or "", get("from", "date", False, where, item),
-                      get("until", "date", False, where, item), stops if stops in PHASE_STOPS else "some")
+    for where, item in fields.entries(raw, "phases", problems, required=False, where="pack.phases"):
+        p = Entry(item, where, problems, needs="fields (id and name, ...)")
+        phase = Phase(p.get("id", fields.ident) or "", p.get("name", fields.text) or "",
+                      p.get("name_fr", fields.text, required=False, default=""),
+                      p.get("from", fields.day, required=False), p.get("until", fields.day, required=False),
+                      p.get("stops", fields.one_of(PHASE_STOPS), required=False, default="some"))
         if phase.start and phase.until and phase.until < phase.start:
-            problems.append(f"{where}: 'until' {phase.until} is before 'from' {phase.start}")
+            p.fail(f"'until' {phase.until} is before 'from' {phase.start}")
+        p.finish()
         phases.append(phase)
     statuses = []
-    for where, item in _mappings(raw, "statuses", "id and words", {"id", "words", "words_fr"}, problems):
-        statuses.append(StatusWords(get("id", "ident", True, where, item) or "", get("words", "text", True, where, item) or "",
-                                    get("words_fr", "text", False, where, item) or ""))
+    for where, item in fields.entries(raw, "statuses", problems, required=False, where="pack.statuses"):
+        st = Entry(item, where, problems, needs="fields (id and words, ...)")
+        statuses.append(StatusWords(st.get("id", fields.ident) or "", st.get("words", fields.text) or "",
+                                    st.get("words_fr", fields.text, required=False, default="")))
+        st.finish()
     topics = []
-    for where, item in _mappings(raw, "topics", "id and intent", {"id", "intent"}, problems):
-        intent = get("intent", "text", True, where, item)
-        if intent and intent not in intents:
-            problems.append(f"{where}.intent: {shown(intent)} is not an intent; known: {', '.join(intents)}")
-        topics.append(PackTopic(get("id", "ident", True, where, item) or "", intent or "unknown"))
+    for where, item in fields.entries(raw, "topics", problems, required=False, where="pack.topics"):
+        t = Entry(item, where, problems, needs="fields (id and intent)")
+        topics.append(PackTopic(t.get("id", fields.ident) or "", t.get("intent", _intent(intents)) or "unknown"))
+        t.finish()
     for kind, items in (("phase", phases), ("status", statuses), ("topic", topics)):
         seen = set()
         for item in items:
             if item.id in seen:
-                problems.append(f"pack: {kind} id {shown(item.id)} is used twice")
+                e.fail(f"{kind} id {shown(item.id)} is used twice")
             seen.add(item.id)
-    for key, limit in LIMITS.items():
-        values = raw.get(key)
-        for value in (values if isinstance(values, list) else [values]):
-            if isinstance(value, str) and len(" ".join(value.split())) > limit:
-                problems.append(f"pack.{key}: {len(' '.join(value.split()))} characters; at most {limit}")
-    for key in ("examples", "examples_fr"):
-        if isinstance(raw.get(key), list) and len(raw[key]) > MAX_EXAMPLES:
-            problems.append(f"pack.{key}: {len(raw[key])} examples; at most {MAX_EXAMPLES}")
-    started, ended = get("started", "date"), get("ended", "time")
+    started, ended = e.get("started", fields.day, required=False), e.get("ended", fields.moment, required=False)
     if started and ended and ended.date() < started:
-        problems.append(f"pack.ended: {ended.isoformat()} is before 'started' {started}")
-    return PackInfo(
-        id=get("id", "ident", True) or legacy_header(path).id,
-        title=get("title", "text", True) or "",
-        title_fr=get("title_fr", "text") or "",
-        region=get("region", "text") or "",
-        boards=boards,
-        who=get("who", "text") or "",
-        who_fr=get("who_fr", "text") or "",
-        started=started,
-        ended=ended,
-        end_text=get("end_text", "text") or "",
-        end_text_fr=get("end_text_fr", "text") or "",
-        phases=tuple(phases) or LEGACY_PHASES,
-        statuses=tuple(statuses),
-        topics=tuple(topics),
-        examples=get("examples", "strings") or (),
-        examples_fr=get("examples_fr", "strings") or (),
-        note=get("note", "text") or "",
-        note_fr=get("note_fr", "text") or "",
-        intent_examples=read_intent_examples(raw.get("intent_examples"), intents, problems),
-        slang=read_slang(raw.get("slang"), problems),
+        e.fail(f"'ended' {ended.isoformat()} is before 'started' {started}")
+
+    def words(key: str) -> str:
+        return e.get(key, _limited(key), required=False, default="")
+
+    info = PackInfo(
+        id=e.get("id", fields.ident) or legacy_header(path).id,
+        title=e.get("title", _limited("title")) or "",
+        title_fr=words("title_fr"), region=words("region"), boards=boards, who=words("who"), who_fr=words("who_fr"),
+        started=started, ended=ended, end_text=words("end_text"), end_text_fr=words("end_text_fr"),
+        phases=tuple(phases) or LEGACY_PHASES, statuses=tuple(statuses), topics=tuple(topics),
+        examples=e.get("examples", _examples("examples"), required=False, default=()),
+        examples_fr=e.get("examples_fr", _examples("examples_fr"), required=False, default=()),
+        note=words("note"), note_fr=words("note_fr"),
+        intent_examples=read_intent_examples(raw, intents, problems),
+        slang=read_slang(raw, problems),
     )
-
-
-def _mappings(raw: dict, section: str, needs: str, known: set[str], problems: list[str]) -> Iterator[tuple[str, dict]]:
-    """(where, entry) for each mapping in a header list; any other entry, or unknown field, is a problem."""
-    for index, item in enumerate(_list(raw.get(section), f"pack.{section}", problems)):
-        where = f"pack.{section}[{index}]"
-        if not isinstance(item, dict):
-            problems.append(f"{where}: must be a mapping with {needs}")
-            continue
-        _no_extra(item, known, where, problems)
-        yield where, item
-
-
-def _list(value: Any, where: str, problems: list[str]) -> list:
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        problems.append(f"{where}: must be a list")
-        return []
-    return value
-
-
-def _no_extra(item: dict, known: set[str], where: str, problems: list[str]) -> None:
-    extra = sorted(set(map(str, item)) - known)
-    if extra:
-        problems.append(f"{where}: unknown field(s) {', '.join(extra)}")
+    e.finish(HEADER_FIELDS)
+    return info
 
 
 def header_to_json(info: PackInfo) -> dict:

@@ -15,7 +15,6 @@ import reprlib
 import stat
 from functools import lru_cache
 from pathlib import Path
-from collections.abc import Sequence
 from typing import Any
 
 MAX_FILE_BYTES = 4 * 1024 * 1024  # the shipped 2019 pack is 0.2 MB; a file twenty times that is no config file
@@ -51,11 +50,6 @@ _SHOWN.maxstring = 40
 _SHOWN.maxother = 40
 _SHOWN.maxlist = _SHOWN.maxtuple = _SHOWN.maxdict = _SHOWN.maxset = 3
 _SHOWN.maxlevel = 2
-
-
-def unknown_sections(data: dict, known: Sequence[str]) -> list[str]:
-    """One problem for each top-level key of a file that is not one of its `known` sections (listed in order)."""
-    return [f"unknown section {shown(key)}; known: {', '.join(known)}" for key in data if key not in known]
 
 
 def shown(value: Any) -> str:

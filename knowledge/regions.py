@@ -16,9 +16,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from knowledge.fields import _ident, _strings, _text, _url
+from knowledge.fields import Entry, ident, refuse, sections, strings, text, url
 from knowledge.model import Board
-from knowledge.reading import LoadError, read_yaml, shown, unknown_sections
+from knowledge.reading import LoadError, read_yaml, shown
 
 LANGUAGES = ("en", "fr")
 EXAMPLES_MAX = 4  # names a prompt suggests ("for example ...")
@@ -77,44 +77,26 @@ def region_key(name: str) -> str:
 
 def read_region(raw: Any, path: str, problems: list[str]) -> Region | None:
     """The validated `region:` header of a region file (problems are collected, naming the key)."""
+    e = Entry(raw, "region", problems, needs="fields (id, name, timezone, languages, ...)")
     if not isinstance(raw, dict):
-        problems.append("region: must be a mapping of fields (id, name, timezone, languages, ...)")
         return None
-    unknown = sorted(set(map(str, raw)) - set(HEADER_KEYS))
-    if unknown:
-        problems.append(f"region: unknown field(s) {', '.join(shown(k) for k in unknown)}; known: "
-                        f"{', '.join(HEADER_KEYS)}")
-    values: dict[str, Any] = {}
+    values: dict[str, Any] = {
+        "id": e.get("id", ident), "name": e.get("name", text), "timezone": e.get("timezone", _zone),
+        "languages": e.get("languages", _languages), "ministry_website": e.get("ministry_website", url, required=False),
+    }
     fr: dict[str, Any] = {}
-
-    def take(key: str, convert, required: bool = False):
-        if raw.get(key) is None:
-            if required:
-                problems.append(f"region: '{key}' is missing")
-            return None
-        try:
-            return convert(raw[key])
-        except (TypeError, ValueError) as exc:
-            problems.append(f"region: '{key}': {exc}")
-            return None
-
-    values["id"] = take("id", _ident, required=True)
-    values["name"] = take("name", _text, required=True)
-    values["timezone"] = take("timezone", _zone, required=True)
-    values["languages"] = take("languages", _languages, required=True)
-    values["ministry_website"] = take("ministry_website", _url)
-    for word in _WORDS[1:]:
-        convert = _examples if word == "examples" else _text
-        values[word] = take(word, convert)
     for word in _WORDS:
-        convert = _examples if word == "examples" else _text
-        value = take(f"{word}_fr", convert)
+        convert = _examples if word == "examples" else text
+        if word != "name":
+            values[word] = e.get(word, convert, required=False)
+        value = e.get(f"{word}_fr", convert, required=False)
         if value:
             fr[word] = value
+    e.finish(HEADER_KEYS)
     if any(values[k] is None for k in ("id", "name", "timezone", "languages")):
         return None
     if "fr" in values["languages"] and values["languages"][0] == "fr" and not fr.get("example_question"):
-        problems.append("region: French is its first language: give 'example_question_fr' (and the other _fr words)")
+        e.fail("French is its first language: give 'example_question_fr' (and the other _fr words)")
     return Region(**{k: v for k, v in values.items() if v is not None}, fr=fr)
 
 
@@ -126,10 +108,10 @@ def load_region(path: str | Path) -> tuple[Region, tuple[Board, ...]]:
     data = read_yaml(path)
     if not isinstance(data, dict) or "region" not in data:
         raise LoadError(path, ["a region file starts with a 'region:' header (docs/packs.md, \"A new region\")"])
-    problems = unknown_sections(data, ["region", "boards"])
+    problems: list[str] = []
+    sections(data, path, ["region", "boards"], "a 'region:' header and 'boards'", problems)
     region = read_region(data["region"], path, problems)
-    if problems:
-        raise LoadError(path, problems)
+    refuse(path, problems)
     boards = read_boards(data, path)
     return region, boards
 
@@ -157,7 +139,7 @@ def region_from_json(data: dict) -> Region:
 def _zone(value: Any) -> str:
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-    name = _text(value)
+    name = text(value)
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -166,7 +148,7 @@ def _zone(value: Any) -> str:
 
 
 def _languages(value: Any) -> tuple[str, ...]:
-    found = _strings(value)
+    found = strings(value)
     bad = [v for v in found if v not in LANGUAGES]
     if bad or not found or len(set(found)) != len(found):
         raise ValueError(f"{shown(list(found))} must list {' and/or '.join(LANGUAGES)}, each once, the default first")
@@ -174,7 +156,7 @@ def _languages(value: Any) -> tuple[str, ...]:
 
 
 def _examples(value: Any) -> tuple[str, ...]:
-    found = _strings(value)
+    found = strings(value)
     if len(found) > EXAMPLES_MAX or any(len(e) > 40 for e in found):
         raise ValueError(f"at most {EXAMPLES_MAX} names of at most 40 characters each")
     return found

@@ -139,7 +139,7 @@ def test_the_checks_catch_a_circle_and_a_core_module_importing_an_adapter():
 # `store.transaction()` may be entered (a caller groups the store's writes), never bound to a name.
 DATABASE_CALLS = {"execute", "executemany", "executescript", "backup", "cursor"}  # a connection's, called
 DATABASE_ATTRIBUTES = {"conn", "lock"}  # the store's connection and its lock, read or written
-DATABASE_LIBRARIES = {"sqlite_utils"}  # imported, it is the database itself
+DATABASE_LIBRARIES = {"sqlite3", "sqlite_utils"}  # imported, it is the database itself (its errors: STORE_ERRORS)
 SQL = re.compile(r"\b(SELECT\b[\s\S]*\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\"?\w+\"?\s+SET|DELETE\s+FROM|"
                  r"(CREATE|DROP|ALTER)\s+(TABLE|INDEX|VIEW|TRIGGER)|PRAGMA\s+\w|BEGIN\s+(IMMEDIATE|EXCLUSIVE|DEFERRED)|"
                  r"ROLLBACK\b|SAVEPOINT\s+\w)")
@@ -201,5 +201,5 @@ def test_the_database_check_catches_sql_a_connection_and_its_lock():
             '    query = f"UPDATE replies SET state = {1}"\n'
             '    except_ok = (sqlite3.Error, "Select a board from the list", "update the status")\n')
     assert database_touches(ast.parse(code)) == [
-        "2: import sqlite_utils", "4: .execute(", "4: SQL 'SELECT 1 FROM'", "4: .conn", "5: .lock",
+        "1: import sqlite3", "2: import sqlite_utils", "4: .execute(", "4: SQL 'SELECT 1 FROM'", "4: .conn", "5: .lock",
         "7: with .transaction() as a connection", "8: .executemany(", "11: sqlite3.connect(", "12: sqlite_utils.Database(", "13: SQL 'UPDATE replies SET'"]

@@ -15,12 +15,13 @@ import asyncio
 import json
 
 import aiohttp
-from telegram._utils.defaultvalue import DefaultValue
 from telegram.error import NetworkError, TimedOut
 from telegram.request import BaseRequest, RequestData
 
 from adapters.redaction import redact
 
+# The library's "no value given" for a timeout (BaseRequest.DEFAULT_NONE and the like): use the request's own.
+_DEFAULT = type(BaseRequest.DEFAULT_NONE)
 _JSON = {"Content-Type": "application/json", "User-Agent": BaseRequest.USER_AGENT}
 _PLAIN = {"User-Agent": BaseRequest.USER_AGENT}
 
@@ -66,9 +67,9 @@ class AiohttpRequest(BaseRequest):
     ) -> tuple[int, bytes]:
         if self._session is None or self._session.closed:
             raise RuntimeError("AiohttpRequest is not initialized")
-        read = self._read_timeout if isinstance(read_timeout, DefaultValue) else read_timeout
-        write = self._write_timeout if isinstance(write_timeout, DefaultValue) else write_timeout
-        connect = self._connect_timeout if isinstance(connect_timeout, DefaultValue) else connect_timeout
+        read = self._read_timeout if isinstance(read_timeout, _DEFAULT) else read_timeout
+        write = self._write_timeout if isinstance(write_timeout, _DEFAULT) else write_timeout
+        connect = self._connect_timeout if isinstance(connect_timeout, _DEFAULT) else connect_timeout
         # aiohttp has no separate write timeout: the whole exchange gets read + write.
         total = None if read is None or write is None else read + write
         timeout = aiohttp.ClientTimeout(total=total, sock_connect=connect, sock_read=read)

@@ -12,10 +12,11 @@ by what users send, one reply per message), and when Telegram answers 429 the
 reply waits ``retry_after`` and the worker pauses for it, so the two paths
 share Telegram's own count rather than two client-side guesses of it.
 
-Speed. A send is one ``sendMessage`` through the library's request layer
-(:class:`adapters.telegram.request.AiohttpRequest`), with Telegram's reply
-read as JSON and not turned into a ``telegram.Message``: nothing here reads
-it, and building one per recipient was a tenth of a broadcast's CPU.
+Speed. A send is one ``sendMessage`` through the library's public
+``Bot.do_api_request`` (its request layer, :class:`adapters.telegram.request.AiohttpRequest`,
+and its error mapping), with Telegram's reply read as JSON and not turned into a
+``telegram.Message``: nothing here reads it, and building one per recipient was a
+tenth of a broadcast's CPU.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from telegram import Bot
 from telegram.error import (
     BadRequest,
     ChatMigrated,
+    EndPointNotFound,
     Forbidden,
     InvalidToken,
     NetworkError,
@@ -34,6 +36,7 @@ from telegram.error import (
     TelegramError,
     TimedOut,
 )
+from telegram.warnings import PTBDeprecationWarning, PTBUserWarning
 
 from adapters.redaction import redact, redacting_logger
 from bot.messages import SendLimits, SendOutcome, SendStatus
@@ -48,6 +51,10 @@ GROUP_PER_MINUTE = 20  # Telegram: at most 20 messages a minute to one group
 NETWORK_RETRY_SECONDS = 5.0  # what the sender suggests to the broadcast worker after a network error
 TOKEN_RETRY_SECONDS = 60.0  # a rejected token: wait for someone to fix it, never mark recipients failed
 _NO_PREVIEW = {"is_disabled": True}
+# do_api_request("sendMessage") suggests Bot.send_message, which builds a telegram.Message from every reply:
+# the raw call is the one this module wants (see Speed above).
+warnings.filterwarnings("ignore", message=r"Please use 'Bot\.sendMessage'", category=PTBUserWarning,
+                        module=r"adapters\.telegram\.sender")
 
 
 def telegram_limits(per_second: float) -> SendLimits:
@@ -81,9 +88,7 @@ class TelegramSender:
         """One sendMessage of at most 4,096 characters; `extra` adds Bot API parameters (reply_parameters, ...)."""
         data = {"chat_id": chat_id, "text": text, "link_preview_options": _NO_PREVIEW, **extra}
         try:
-            # Bot._post: the library's own call path (defaults, encoding, error mapping) without
-            # building a telegram.Message from the reply; send_message would, for nothing.
-            await self.tg._post("sendMessage", data)
+            await self.tg.do_api_request("sendMessage", api_kwargs=data)
         except Forbidden as exc:  # blocked by the user, kicked from the group, deactivated user
             return SendOutcome(SendStatus.BLOCKED, detail=redact(exc))
         except RetryAfter as exc:
@@ -96,7 +101,9 @@ class TelegramSender:
             return SendOutcome(SendStatus.FAILED, detail=redact(exc))
         except (TimedOut, NetworkError) as exc:
             return SendOutcome(SendStatus.RETRY, retry_after=NETWORK_RETRY_SECONDS, detail=f"network: {redact(exc)}")
-        except InvalidToken:  # revoked or rotated: no recipient's fault, so hold the outbox, don't fail it
+        # revoked or rotated (an initialised bot says EndPointNotFound: sendMessage exists, so the token is wrong);
+        # no recipient's fault, so hold the outbox, don't fail it
+        except (InvalidToken, EndPointNotFound):
             log.error("telegram: the Bot API rejects the token; deliveries wait until it is fixed")
             return SendOutcome(SendStatus.RETRY, retry_after=TOKEN_RETRY_SECONDS, detail="the bot token was rejected")
         except TelegramError as exc:
@@ -106,9 +113,7 @@ class TelegramSender:
 
 def retry_seconds(exc: RetryAfter) -> float:
     """A 429's retry_after in seconds (python-telegram-bot 22 gives int or timedelta)."""
-    value = getattr(exc, "_retry_after", None)
-    if not isinstance(value, timedelta):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            value = exc.retry_after
+    with warnings.catch_warnings():  # 22 warns that it will become a timedelta; both are read below
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = exc.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
-import sqlite3
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -32,6 +31,7 @@ from adapters.redaction import redact, redacting_logger
 from adapters.telegram.convert import chat_key
 from adapters.telegram.polling import ALLOWED_UPDATES
 from adapters.telegram.updates import UpdateHandler
+from knowledge.store_errors import STORE_ERRORS
 
 log = redacting_logger("schoolbot.telegram")
 
@@ -64,7 +64,7 @@ class WebhookListener:
             return web.Response(status=200)
         try:
             fresh = self.handler.journal.receive(update_id, payload)
-        except sqlite3.Error:  # the database is busy, full or gone: Telegram will send it again
+        except STORE_ERRORS:  # the database is busy, full or gone: Telegram will send it again
             log.exception("telegram update %s: could not journal it; answering 500 so Telegram retries", update_id)
             return web.Response(status=500)
         except Exception:  # this update itself cannot be stored: sending it again would fail the same way

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Callable
 
 from bot.asked import WEAK, words_of
-from bot.dates.vocabulary import MONTH_WORDS
+from bot.dates.vocabulary import vocabulary
 from bot.matcher import FILLER
 from bot.answering.on_subject import asked_of_the_story, asked_part
 from bot.text import named, normalize
@@ -112,7 +112,7 @@ def when_a_strike(turn: Turn, asks_who: Callable[[], object]) -> bool:
     if analysis.intent != "who_is_affected" or analysis.command or (turn.card is not None and turn.card.boards):
         return False
     words = set(analysis.processed.split())
-    return bool(words & _STRIKE_WORDS) and (analysis.date is not None or bool(words & MONTH_WORDS.keys())) and not asks_who()
+    return bool(words & _STRIKE_WORDS) and (analysis.date is not None or bool(words & vocabulary().month_words.keys())) and not asks_who()
 
 
 def a_board_asked(turn: Turn) -> bool:

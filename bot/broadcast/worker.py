@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
@@ -40,6 +39,7 @@ from bot.retry import Backoff, retry
 from bot.settings import Settings
 from bot.text import plain, split_text
 from knowledge.store import Store
+from knowledge.store_errors import STORE_ERRORS
 
 log = logging.getLogger("schoolbot.outbox")
 
@@ -187,7 +187,7 @@ class DeliveryWorker:
         """One bookkeeping write, retried on a busy database; DatabaseUnusable when it stays unusable."""
         try:
             return write()  # the usual case: done at once, without the retry machinery
-        except sqlite3.Error as exc:
+        except STORE_ERRORS as exc:
             first = exc
 
         def told(failures: int, exc: BaseException, wait: float) -> None:
@@ -195,8 +195,8 @@ class DeliveryWorker:
 
         try:
             return await retry(write, attempts=self.settle_attempts, backoff=self.settle_backoff,
-                               retry_on=sqlite3.Error, on_retry=told, failed=first)
-        except sqlite3.Error as exc:
+                               retry_on=STORE_ERRORS, on_retry=told, failed=first)
+        except STORE_ERRORS as exc:
             raise DatabaseUnusable(f"could not {what} after {self.settle_attempts} tries: {exc}") from exc
 
     async def _heartbeat(self) -> None:
@@ -215,9 +215,9 @@ class DeliveryWorker:
         while not self._stop.is_set():
             await asyncio.sleep(self.heartbeat_seconds)
             try:
-                held = await retry(self.lease.renew, attempts=beats, backoff=every_beat, retry_on=sqlite3.Error,
+                held = await retry(self.lease.renew, attempts=beats, backoff=every_beat, retry_on=STORE_ERRORS,
                                    on_retry=told, stop=self._stop)
-            except sqlite3.Error:
+            except STORE_ERRORS:
                 if not self._stop.is_set():
                     log.error("%s: the outbox lease could not be renewed; stopping before it goes stale", self.platform)
                     self.stop("the outbox lease could not be renewed (database unusable)")
@@ -268,7 +268,7 @@ class DeliveryWorker:
                     await self._deliver(job)
                 finally:
                     self._inflight -= 1
-        except (DatabaseUnusable, sqlite3.Error) as exc:
+        except (DatabaseUnusable, *STORE_ERRORS) as exc:
             # Stop cleanly: the other sends in flight finish; a row whose outcome could not be recorded
             # stays 'sending' and is sent again after a restart, within the concurrency bound.
             log.error("%s: the outbox database is unusable (%s); stopping the worker", self.platform, exc)

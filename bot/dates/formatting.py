@@ -6,13 +6,7 @@ from __future__ import annotations
 import datetime
 from functools import lru_cache
 
-from bot.dates.vocabulary import (
-    MONTH_ABBREVIATIONS_FR,
-    MONTH_NAMES,
-    MONTH_NAMES_FR,
-    WEEKDAY_NAMES,
-    WEEKDAY_NAMES_FR,
-)
+from bot.dates.vocabulary import vocabulary
 
 _RELATIVE = {
     "en": {0: "today, ", 1: "tomorrow, ", -1: "yesterday, "},
@@ -29,10 +23,11 @@ def as_date(value) -> datetime.date:
 
 def day_and_month(day: datetime.date, language: str = "en") -> str:
     """"Monday, October 7" / "lundi 7 octobre" ("1er" for the first of a month in French)."""
+    words = vocabulary()
     if language == "fr":
         number = "1er" if day.day == 1 else str(day.day)
-        return f"{WEEKDAY_NAMES_FR[day.weekday()]} {number} {MONTH_NAMES_FR[day.month]}"
-    return f"{WEEKDAY_NAMES[day.weekday()]}, {MONTH_NAMES[day.month]} {day.day}"
+        return f"{words.weekday_names_fr[day.weekday()]} {number} {words.month_names_fr[day.month]}"
+    return f"{words.weekday_names[day.weekday()]}, {words.month_names[day.month]} {day.day}"
 
 
 @lru_cache(maxsize=1024)
@@ -53,7 +48,8 @@ def describe_day(day: datetime.date, today: datetime.date, language: str = "en")
 def short_day(day: datetime.date, language: str = "en") -> str:
     """"Mon Oct 7" / "lun. 7 oct." for lists of dates."""
     if language == "fr":
-        return f"{WEEKDAY_NAMES_FR[day.weekday()][:3]}. {day.day} {MONTH_ABBREVIATIONS_FR[day.month]}"
+        words = vocabulary()
+        return f"{words.weekday_names_fr[day.weekday()][:3]}. {day.day} {words.month_abbreviations_fr[day.month]}"
     return f"{day:%a %b} {day.day}"
 
 
@@ -66,7 +62,7 @@ def when_published(moment: datetime.datetime, language: str = "en") -> str:
 def _when(moment: datetime.datetime, offset, language: str) -> str:
     if language == "fr":
         minutes = f" {moment.minute:02d}" if moment.minute else ""
-        return f"{moment.day} {MONTH_ABBREVIATIONS_FR[moment.month]} {moment.year}, {moment.hour} h{minutes}"
+        return f"{moment.day} {vocabulary().month_abbreviations_fr[moment.month]} {moment.year}, {moment.hour} h{minutes}"
     hour = moment.hour % 12 or 12
     half = "a.m." if moment.hour < 12 else "p.m."
     return f"{moment:%b} {moment.day}, {moment.year}, {hour}:{moment.minute:02d} {half}"

@@ -42,19 +42,24 @@ from bot.dates.rules import (
     SPAN,
 )
 from bot.dates.tokens import Tokens, is_number
-from bot.dates.vocabulary import AFTER_TWO, DAY_WORDS, MONTH_WORDS, Cache, day_word, month_of
+from bot.dates.vocabulary import Cache, day_word, month_of, vocabulary
 from bot.language import detect
 
-# words a date pattern can start at (digits are checked separately)
-_TRIGGERS = frozenset(
-    set(DAY_WORDS) | set(MONTH_WORDS) | set(ORD_WORDS) | set(ORD_TENS) | set(MODIFIERS)
-    | {"the", "day", "in", "dans", "aujourd"} | set(FR_TWO_DAYS) | FR_DAY_ARTICLES | FR_WEEK | FR_AT_TODAY
-)
-_INTEREST = Cache(dict.fromkeys(_TRIGGERS, True))  # token -> whether a pattern can start at it
+
+def _triggers() -> dict[str, bool]:
+    """The words a date pattern can start at (digits are checked separately), config/dates.yaml's among them."""
+    words = vocabulary()
+    return dict.fromkeys(
+        set(words.day_words) | set(words.month_words) | set(ORD_WORDS) | set(ORD_TENS) | set(MODIFIERS)
+        | {"the", "day", "in", "dans", "aujourd"} | set(FR_TWO_DAYS) | FR_DAY_ARTICLES | FR_WEEK | FR_AT_TODAY, True)
+
+
+_INTEREST = Cache(_triggers)  # token -> whether a pattern can start at it
 
 
 def _interest(t: str) -> bool:
-    v = t in _TRIGGERS or bool(day_word(t)[0]) or bool(month_of(t))
+    _INTEREST.ready()
+    v = t in _INTEREST.known or bool(day_word(t)[0]) or bool(month_of(t))
     _INTEREST.put(t, v)
     return v
 
@@ -265,7 +270,7 @@ def date_at(tk: Tokens, i: int):
     c = t[0]
     if is_number(c):
         if t == "2" and tk.touches(i + 1) and not tk.touches(i):
-            off = AFTER_TWO.get(tk.word(i + 1))
+            off = vocabulary().after_two.get(tk.word(i + 1))
             if off is not None:  # "2morrow", "2day", "2nite"
                 return i, i + 2, tk.today + datetime.timedelta(days=off)
         r = numeric_date(tk, i, i)

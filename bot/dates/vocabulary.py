@@ -2,15 +2,16 @@
 
 ``day_word("tmrw")`` gives ``("rel", 1)``, ``day_word("wendsday")`` ``("wd", 2)``;
 ``month_of("octobre")`` gives 10. Misspellings are matched by spelling distance and
-remembered in bounded caches. The file is read once, when this module is imported,
-and the checked result kept in the user's cache directory (bot.prepared), so a
-start-up with an unchanged file reads no YAML.
+remembered in bounded caches. The file is read once, at the first look-up (:func:`lexicon`;
+nothing is read when this module is imported), and the checked result kept in the user's
+cache directory (bot.prepared), so a start-up with an unchanged file reads no YAML.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,12 +44,18 @@ class Vocabulary:
     month_abbreviations_fr: tuple[str, ...] = ()  # "", "janv." .. "déc." (for "au 2 oct. 2019, 20 h")
 
 
-def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
-    """Read and check the word lists; LoadError names the file, the entry and the problem."""
-    from knowledge.reading import LoadError, read_yaml, shown  # only when the cache is cold: yaml and the loaders
+_SECTIONS = ("weekdays", "months", "relative_days", "after_two", "spelling_checked", "not_days", "not_months",
+             "french_names")
+_FRENCH_COUNTS = {"weekdays": 7, "months": 12, "months_short": 12}
 
-    data = read_yaml(path)
+
+def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
+    """Read and check the word lists; LoadError names the file, the entry and the problem (knowledge.fields)."""
+    from knowledge import fields  # only when the cache is cold: yaml and the loaders
+    from knowledge.reading import read_yaml, shown
+
     problems: list[str] = []
+    data = fields.sections(read_yaml(path), str(path), _SECTIONS, "weekdays, months, relative_days ...", problems)
     owner: dict[str, str] = {}  # word -> the entry that has it
 
     def words(value, where: str) -> list[str]:
@@ -69,21 +76,19 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
         return found
 
     def entries(key: str, count: int) -> list[list[str]]:
-        value = data.get(key) if isinstance(data, dict) else None
+        value = data.get(key)
         if not isinstance(value, list) or len(value) != count:
             problems.append(f"{key}: expected {count} entries, got {shown(len(value) if isinstance(value, list) else value)}")
             return [[] for _ in range(count)]
         return [words(item, f"{key}[{k}]") for k, item in enumerate(value)]
 
     def table(key: str, names: tuple[str, ...]) -> dict[str, list[str]]:
-        value = data.get(key) if isinstance(data, dict) else None
+        value = data.get(key)
         if not isinstance(value, dict) or set(value) != set(names):
             problems.append(f"{key}: expected exactly the entries {', '.join(names)}")
             value = value if isinstance(value, dict) else {}
         return {name: words(value.get(name), f"{key}.{name}") for name in names}
 
-    if not isinstance(data, dict):
-        raise LoadError(str(path), ["expected a mapping with weekdays, months, relative_days ..."])
     weekdays = entries("weekdays", 7)
     months = entries("months", 12)
     relative = table("relative_days", tuple(RELATIVE_OFFSETS))
@@ -103,9 +108,10 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
     not_days = words(data.get("not_days"), "not_days")
     owner.clear()
     not_months = words(data.get("not_months"), "not_months")
-    french = _french_names(data.get("french_names"), problems)
-    if problems:
-        raise LoadError(str(path), problems)
+    french = fields.Entry(data.get("french_names"), "french_names", problems, needs="weekdays, months, months_short")
+    names = {key: french.get(key, _names(count), default=("",) * count) for key, count in _FRENCH_COUNTS.items()}
+    french.finish()
+    fields.refuse(str(path), problems)
     return Vocabulary(
         weekday_names=tuple(forms[0].capitalize() for forms in weekdays),
         month_names=("", *(forms[0].capitalize() for forms in months)),
@@ -115,30 +121,24 @@ def load_vocabulary(path: str | Path = DATES_FILE) -> Vocabulary:
         spelling_checked=tuple(checked),
         not_days=frozenset(not_days),
         not_months=frozenset(not_months),
-        weekday_names_fr=french["weekdays"],
-        month_names_fr=("", *french["months"]),
-        month_abbreviations_fr=("", *french["months_short"]),
+        weekday_names_fr=names["weekdays"],
+        month_names_fr=("", *names["months"]),
+        month_abbreviations_fr=("", *names["months_short"]),
     )
 
 
-_FRENCH_COUNTS = {"weekdays": 7, "months": 12, "months_short": 12}
+def _names(count: int):
+    """The converter of a list of exactly `count` names (french_names: what French replies write)."""
+    from knowledge import fields
+    from knowledge.reading import shown
 
+    def convert(value) -> tuple[str, ...]:
+        found = fields.strings(value) if isinstance(value, list) else ()
+        if len(found) != count:
+            raise ValueError(f"expected {count} names, got {shown(value)}")
+        return tuple(str(w).strip() for w in value)
 
-def _french_names(value, problems: list[str]) -> dict[str, tuple[str, ...]]:
-    """french_names: the words French replies write (weekdays, months, short months), checked."""
-    from knowledge.reading import shown  # only when the cache is cold, as in _load
-
-    if not isinstance(value, dict) or set(value) != set(_FRENCH_COUNTS):
-        problems.append(f"french_names: expected exactly the entries {', '.join(_FRENCH_COUNTS)}")
-        value = value if isinstance(value, dict) else {}
-    names = {}
-    for key, count in _FRENCH_COUNTS.items():
-        items = value.get(key)
-        if not isinstance(items, list) or len(items) != count or not all(isinstance(w, str) and w.strip() for w in items):
-            problems.append(f"french_names.{key}: expected {count} names, got {shown(items)}")
-            items = [""] * count
-        names[key] = tuple(str(w).strip() for w in items)
-    return names
+    return convert
 
 
 def user_cache_dir() -> Path:
@@ -156,15 +156,35 @@ def _prepared_vocabulary(path: Path = DATES_FILE) -> Vocabulary:
     return prepared.load_or_build(key, lambda: load_vocabulary(path), user_cache_dir(), name="dates")
 
 
-VOCABULARY = _prepared_vocabulary()
-WEEKDAY_NAMES = VOCABULARY.weekday_names
-MONTH_NAMES = VOCABULARY.month_names
-DAY_WORDS = VOCABULARY.day_words
-MONTH_WORDS = VOCABULARY.month_words
-AFTER_TWO = VOCABULARY.after_two
-WEEKDAY_NAMES_FR = VOCABULARY.weekday_names_fr
-MONTH_NAMES_FR = VOCABULARY.month_names_fr
-MONTH_ABBREVIATIONS_FR = VOCABULARY.month_abbreviations_fr
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    """The vocabulary the running bot reads, with the tables its spelling look-ups scan."""
+
+    vocabulary: Vocabulary
+    days_by_first_letter: dict[str, list[tuple[str, DayWord, int]]]
+    months_checked: tuple[tuple[str, int, int], ...]
+
+
+_LEXICON: list[Lexicon] = []  # the one Lexicon, once read
+
+
+def lexicon() -> Lexicon:
+    """config/dates.yaml's words, read (through the start-up cache) on first use and kept for the process."""
+    if not _LEXICON:
+        words = _prepared_vocabulary()
+        by_letter: dict[str, list[tuple[str, DayWord, int]]] = {}
+        for word in words.spelling_checked:
+            by_letter.setdefault(word[0], []).append((word, words.day_words[word], _budget(word, 7)))
+        # "march" is left out on purpose: "match 5" must not become March 5.
+        months = tuple((name.lower(), k, _budget(name, 6)) for k, name in enumerate(words.month_names)
+                       if len(name) >= 5 and name != "March")
+        _LEXICON.append(Lexicon(words, by_letter, months))
+    return _LEXICON[0]
+
+
+def vocabulary() -> Vocabulary:
+    """The day and month words of config/dates.yaml (read on first use)."""
+    return lexicon().vocabulary
 
 
 def _distance(a: str, b: str, cutoff: int) -> int:
@@ -176,23 +196,22 @@ def _budget(word: str, longest_with_one: int) -> int:
     return 1 if len(word) <= longest_with_one else 2
 
 
-_DAYS_BY_FIRST_LETTER: dict[str, list[tuple[str, DayWord, int]]] = {}
-for _word in VOCABULARY.spelling_checked:
-    _DAYS_BY_FIRST_LETTER.setdefault(_word[0], []).append((_word, DAY_WORDS[_word], _budget(_word, 7)))
-# "march" is left out on purpose: "match 5" must not become March 5.
-_MONTHS_CHECKED = tuple(
-    (name.lower(), k, _budget(name, 6)) for k, name in enumerate(MONTH_NAMES) if len(name) >= 5 and name != "March"
-)
-
-
 class Cache:
-    """Remembered look-ups, emptied (back to the known words) when it grows past `limit`."""
+    """Remembered look-ups, emptied (back to the known words) when it grows past `limit`. The known words
+    are made by `known()` at the first look-up not remembered (nothing is read when the module is imported)."""
 
     limit = 20000
 
-    def __init__(self, known: dict):
-        self.known = known
-        self.seen = dict(known)
+    def __init__(self, known: Callable[[], dict]):
+        self._make: Callable[[], dict] | None = known
+        self.known: dict = {}
+        self.seen: dict = {}
+
+    def ready(self) -> None:
+        """Fill in the known words, once (a look-up calls it before working a word out)."""
+        if self._make is not None:
+            self.known, self._make = self._make(), None
+            self.seen.update(self.known)
 
     def put(self, word: str, value) -> None:
         if len(self.seen) > self.limit:
@@ -204,17 +223,18 @@ class Cache:
         return len(self.seen)
 
 
-DAY_CACHE = Cache(DAY_WORDS)
-MONTH_CACHE = Cache(MONTH_WORDS)
+DAY_CACHE = Cache(lambda: vocabulary().day_words)
+MONTH_CACHE = Cache(lambda: vocabulary().month_words)
 
 
 def _misspelt_day(t: str) -> DayWord:
     n = len(t)
-    if n < 5 or n > 11 or t in VOCABULARY.not_days or not t.isascii() or not t.isalpha():
+    words = lexicon()
+    if n < 5 or n > 11 or t in words.vocabulary.not_days or not t.isascii() or not t.isalpha():
         return NOT_A_DAY
     best = NOT_A_DAY
     best_d = 99
-    for canon, val, thr in _DAYS_BY_FIRST_LETTER.get(t[0], ()):
+    for canon, val, thr in words.days_by_first_letter.get(t[0], ()):
         if abs(len(canon) - n) > thr:
             continue
         d = _distance(t, canon, thr)
@@ -229,7 +249,8 @@ def day_word(t: str) -> DayWord:
     """A weekday ("wd", 0..6) or a relative day ("rel", offset), misspellings included; else NOT_A_DAY."""
     r = DAY_CACHE.seen.get(t)
     if r is None:
-        r = DAY_WORDS.get(t) or _misspelt_day(t)
+        DAY_CACHE.ready()
+        r = DAY_CACHE.known.get(t) or _misspelt_day(t)
         DAY_CACHE.put(t, r)
     return r
 
@@ -238,11 +259,13 @@ def month_of(t: str) -> int:
     """The month 1..12 a word names, misspellings included; 0 if none."""
     m = MONTH_CACHE.seen.get(t)
     if m is None:
-        m = MONTH_WORDS.get(t, 0)
+        MONTH_CACHE.ready()
+        m = MONTH_CACHE.known.get(t, 0)
         n = len(t)
-        if not m and 5 <= n <= 11 and t not in VOCABULARY.not_months and t.isascii() and t.isalpha():
+        words = lexicon()
+        if not m and 5 <= n <= 11 and t not in words.vocabulary.not_months and t.isascii() and t.isalpha():
             best_d = 99
-            for canon, k, thr in _MONTHS_CHECKED:
+            for canon, k, thr in words.months_checked:
                 if canon[0] != t[0] or abs(len(canon) - n) > thr:
                     continue
                 d = _distance(t, canon, thr)

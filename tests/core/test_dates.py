@@ -145,7 +145,7 @@ def test_weekday_is_strictly_after_today():
     # every weekday asked on that same weekday is a week later
     for k in range(7):
         today = D(2019, 10, 7) + datetime.timedelta(days=k)
-        name = vocabulary.WEEKDAY_NAMES[today.weekday()]
+        name = vocabulary.vocabulary().weekday_names[today.weekday()]
         assert find_date(name, today).day == today + datetime.timedelta(days=7)
 
 
@@ -520,7 +520,7 @@ def test_cache_stays_bounded(monkeypatch):
     monkeypatch.setattr(vocabulary.Cache, "limit", 50)
     for k in range(500):
         find_date(f"word{k}x foo{k}bar monday", THU)
-    assert len(vocabulary.DAY_CACHE) <= 50 + len(vocabulary.DAY_WORDS) + 1
+    assert len(vocabulary.DAY_CACHE) <= 50 + len(vocabulary.vocabulary().day_words) + 1
     assert iso("monday") == "2019-10-07"
 
 
@@ -763,7 +763,7 @@ def _broken_copy(tmp_path, old: str, new: str):
         ("spelling_checked: [monday,", "spelling_checked: [mondaze,", "spelling_checked: 'mondaze' is not one of"),
         ("not_months: [octopus,", "not_months: [[octopus],", "not_months: ['octopus'] is not a single word"),
         ("  weekdays: [lundi, mardi, mercredi, jeudi, vendredi, samedi, dimanche]",
-         "  weekdays: [lundi, mardi]", "french_names.weekdays: expected 7 names, got ['lundi', 'mardi']"),
+         "  weekdays: [lundi, mardi]", "french_names: 'weekdays': expected 7 names, got ['lundi', 'mardi']"),
     ],
 )
 def test_a_broken_word_list_names_the_file_the_entry_and_the_problem(tmp_path, old, new, problem):
@@ -781,7 +781,21 @@ def test_the_word_lists_are_read_from_config(tmp_path):
     path = _broken_copy(tmp_path, "[Friday, fri,", "[Friday, fri, frdy,")
     added = vocabulary.load_vocabulary(path)
     assert added.day_words["frdy"] == ("wd", 4)
-    assert "frdy" not in vocabulary.DAY_WORDS  # the running bot keeps what it loaded
-    assert vocabulary.WEEKDAY_NAMES[0] == "Monday" and vocabulary.MONTH_NAMES[10] == "October"
-    assert vocabulary.DAY_WORDS["demain"] == ("rel", 1) and vocabulary.MONTH_WORDS["octobre"] == 10
-    assert vocabulary.AFTER_TWO["morrow"] == 1
+    running = vocabulary.vocabulary()
+    assert "frdy" not in running.day_words  # the running bot keeps what it loaded
+    assert running.weekday_names[0] == "Monday" and running.month_names[10] == "October"
+    assert running.day_words["demain"] == ("rel", 1) and running.month_words["octobre"] == 10
+    assert running.after_two["morrow"] == 1
+
+
+def test_importing_the_dates_reads_no_file():
+    """config/dates.yaml is read at the first look-up, not when bot.dates is imported (issue 21)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import bot.dates, bot.dates.vocabulary as v, bot.dates.parser, bot.dates.formatting\n"
+            "assert not v._LEXICON and not v.DAY_CACHE.known, 'read at import'\n"
+            "assert bot.dates.find_date('monday', __import__('datetime').date(2019, 10, 3)) is not None\n"
+            "assert v._LEXICON and v.DAY_CACHE.known\n")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).resolve().parents[2])

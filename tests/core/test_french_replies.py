@@ -130,7 +130,7 @@ def test_an_out_of_scope_topic_needs_french_texts_of_the_right_shape(tmp_path):
     body = "intents:\n" + "".join(f"  {name}:\n    examples: [x]\n" for name in INTENTS)
     intents.write_text(body + "out_of_scope:\n  - topic: weather\n    keywords: [weather]\n    where: EC\n"
                        "    fr: {sujet: meteo}\n", encoding="utf-8")
-    with pytest.raises(LoadError, match="fr: must map topic"):
+    with pytest.raises(LoadError, match=r"out_of_scope\[0\]: 'fr': unknown French text\(s\) sujet; known: topic, where"):
         load_intents(intents)
 
 

@@ -159,7 +159,7 @@ def test_a_wrong_subjects_file_names_the_entry_and_the_problem(tmp_path):
     with pytest.raises(LoadError) as raised:
         load_subjects(bad)
     text = str(raised.value)
-    assert "subjects.eas.words: must be a non-empty list" in text and "unknown section 'colour'" in text
+    assert "subjects.eas: 'words': must be a non-empty list" in text and "unknown section 'colour'" in text
 
 
 # ---------------------------------------------------------------- 4. time inside the dispute

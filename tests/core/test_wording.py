@@ -22,5 +22,5 @@ def test_a_french_text_with_other_fields_is_an_error(tmp_path):
     path.write_text("ask_board:\n  en: About {day}.\n  fr: À propos de {jour}.\nbad:\n  fr: seulement\n")
     with pytest.raises(LoadError) as error:
         load_wording(path)
-    assert "ask_board.fr: its {fields} ['jour'] differ from English ['day']" in str(error.value)
-    assert "bad: needs an English text under 'en'" in str(error.value)
+    assert "ask_board: 'fr': its {fields} ['jour'] differ from English ['day']" in str(error.value)
+    assert "bad: 'en' is missing" in str(error.value)

@@ -31,12 +31,12 @@ def test_header_problems_name_the_field():
     del bad["title"]
     problems: list[str] = []
     read_header(bad, "walkout.yaml", {"tdsb"}, INTENTS, problems)
-    assert "pack.boards: 'nowhere' is not a board of any loaded region" in problems
+    assert "pack: 'boards': 'nowhere' is not a board of any loaded region" in problems
     assert "pack: 'title' is missing" in problems
-    assert any(p.startswith("pack: unknown field 'colour'") for p in problems)
-    assert "pack.phases[0]: 'until' 2022-11-04 is before 'from' 2022-11-07" in problems
-    assert "pack.phases[1]: must be a mapping with id and name" in problems
-    assert any(p.startswith("pack.topics[0].intent: 'laws' is not an intent") for p in problems)
+    assert any(p.startswith("pack: unknown field(s): colour; known: boards, ") for p in problems)
+    assert "pack.phases[0] (walkout): 'until' 2022-11-04 is before 'from' 2022-11-07" in problems
+    assert "pack.phases[1]: must be a mapping of fields (id and name, ...), got text" in problems
+    assert any(p.startswith("pack.topics[0] (bill_28): 'intent': 'laws' is not an intent") for p in problems)
 
 
 def test_a_file_without_a_header_is_a_pack_named_after_it():
@@ -54,5 +54,5 @@ def test_staff_texts_have_length_limits():
     problems: list[str] = []
     read_header({**HEADER, "note": "x " * 150, "examples": ["is school open?"] * 9}, "w.yaml", {"tdsb", "pdsb"},
                 INTENTS, problems)
-    assert "pack.note: 299 characters; at most 200" in problems
-    assert "pack.examples: 9 examples; at most 8" in problems
+    assert "pack: 'note': 299 characters; at most 200" in problems
+    assert "pack: 'examples': 9 examples; at most 8" in problems

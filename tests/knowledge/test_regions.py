@@ -87,7 +87,7 @@ def test_a_bad_region_header_names_the_key(tmp_path):
     with pytest.raises(LoadError) as caught:
         load_region(bad)
     text = str(caught.value)
-    assert "unknown field(s) 'colour'" in text and "'timezone': 'Mars/Olympus' is not a time zone" in text
+    assert "unknown field(s): colour; known: " in text and "'timezone': 'Mars/Olympus' is not a time zone" in text
     assert "'languages'" in text
 
 
