@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from bot.answering import readings
-from bot.asked import asks_for_list
+from bot.asked import asks_for_list, words_of
 from bot.cards import Match
 from bot.intent_data import INTENTS
 from bot.text import named, normalize
@@ -64,7 +64,7 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
         # phrasings use the question's word for it (not one that says "picture day" in passing)
         naming = [m for m in matches if (keywords and names_any(m.card, keywords)) or asks_about(m.card, topic)]
         matches = [m for m in matches if m.card.topic == "unknown" or m in naming]
-        pick = choose_on_topic(matches, naming)  # the pack's word on it before "I have no information"
+        pick = choose_on_topic(matches, naming, turn.question)  # the pack's word before "no information"
     else:
         intent = analysis.intent
         if matches and matches[0].card.topic != intent and readings.asked_alike(matches[0].card, turn.question, subjects):
@@ -125,7 +125,7 @@ def _names_any(question: str, phrasings: tuple[str, ...], keywords: tuple[str, .
 TOPIC_BAR = 0.30  # a card about a topic the intents leave out answers from here (else: where to look)
 
 
-def choose_on_topic(matches: list[Match], naming: list[Match]) -> Pick:
+def choose_on_topic(matches: list[Match], naming: list[Match], question: str = "") -> Pick:
     """The card for a question on a topic the intents leave out ("exams"): as `choose` with the intent unsure,
     among the cards of no intent and those `naming` the topic; else the best of those naming it from TOPIC_BAR
     (a pack's card on the parent payment beats "I have no information on payments"), or a choice of the two
@@ -136,6 +136,11 @@ def choose_on_topic(matches: list[Match], naming: list[Match]) -> Pick:
     runner = naming[1] if len(naming) > 1 else None
     if runner is not None and naming[0].score - runner.score <= CLOSE and runner.score >= TOPIC_BAR \
             and runner.card.answer != naming[0].card.answer:
+        # the one asked in more of the parent's words, by their first letters ("is the bus running": buses run)
+        asked = {word[:3] for word in words_of(question)}
+        shared = [len(asked & {word[:3] for word in words_of(m.card.question)}) for m in (naming[0], runner)]
+        if shared[0] != shared[1]:
+            return Pick(card=(naming[0] if shared[0] > shared[1] else runner).card)
         return Pick(choices=(naming[0].card, runner.card))  # "examen ... c'est quand / ça compte pour 50%?"
     return Pick(card=naming[0].card)
 
