@@ -9,13 +9,13 @@ only make sense after an earlier one ("2", "peel" after "which board?", "thanks"
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, commands, replies, timeliness, timeline_answers
 from bot.answering import card_choice, passages, social_turns
 from bot.answering.chat_settings import on_set_board, on_subscribe, on_unsubscribe
-from bot.dates import describe_day
+from bot.dates import describe_day, find_date
 from bot.text import normalize
 
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -142,12 +142,17 @@ def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
             day += timedelta(days=1)  # "laval ouvert?" at 11 p.m.: the school day ahead, not the one that is over
         if not analysis.weekend and day.weekday() >= 5:
             day = answers.next_school_day(day)  # "peel strike?" on a Saturday: Monday, without "Sunday is no school"
+    later = _later_day(turn, day)  # "pearson tomorrow? and friday??": that day's line too, second
     if turn.board is None:
         if commands.canonical(analysis.command) == "status" and analysis.argument and not analysis.date:
             return [turn.voice.say("unknown_board", name=repr(analysis.argument)) + " "
                     + replies.ask_board_text(turn.voice.language)]
         turn.context.await_board("school_status", turn.msg.time, turn.day, turn.analysis.weekend)
-        return [answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time, voice=turn.voice)]
+        text = answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time, voice=turn.voice)
+        if later is not None:
+            text = _with_line(text, answers.province_picture(turn.knowledge, later, turn.today, turn.msg.time,
+                                                             voice=turn.voice).split("\n", 1)[0])
+        return [text]
     # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
     full = turn.full or commands.canonical(analysis.command) == "status"
     boards = boards_named(bot, turn)
@@ -162,7 +167,31 @@ def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
         lines[1:1] = [answer_memo.school_status(turn.knowledge, other, day, turn.today, turn.msg.time,
                                                 voice=turn.voice).split("\n", 1)[0] for other in boards[1:]]
         text = "\n".join(dict.fromkeys(lines))  # a weekend is said once
+    if later is not None:
+        text = _with_line(text, answer_memo.school_status(turn.knowledge, turn.board, later, turn.today, turn.msg.time,
+                                                          voice=turn.voice).split("\n", 1)[0])
     return [text]
+
+
+def _later_day(turn: Turn, day) -> date | None:
+    """A second school day the message names after the one answered ("tomorrow? and friday??"), if any."""
+    found = turn.analysis.date
+    if found is None or turn.analysis.command:
+        return None
+    rest = turn.question[found.end:]
+    second = find_date(rest, turn.today)
+    if second is None or not _ANOTHER_DAY.search(rest[: second.start]):  # "aujourd'hui mardi" is one day
+        return None
+    return second.day if second.day != day and second.day.weekday() < 5 else None
+
+
+_ANOTHER_DAY = re.compile(r"\b(?:and|et|or|ou|then|puis|also|aussi)\b|[?,&/+]")
+
+
+def _with_line(text: str, line: str) -> str:
+    """The answer with a second day's line after its first line (once)."""
+    lines = text.split("\n")
+    return "\n".join(dict.fromkeys([lines[0], line, *lines[1:]]))
 
 
 SECOND_QUESTION_BAR = 0.5  # a day's status asked beside another question must score this

@@ -91,3 +91,11 @@ def test_what_the_reports_do_not_cover_is_said_not_answered_with_something_else(
 def test_a_sentence_of_only_school_and_a_day_asks_that_days_status(bot, text):
     reply = bot.handle(message(text, at=FRIDAY))[0]
     assert reply.meta["intent"] == "school_status" and "Saturday, October 5" in reply.text
+
+
+def test_two_days_asked_get_a_line_each_one_day_said_twice_one(chat):
+    reply = chat("is tdsb open monday and tuesday?")
+    assert reply.startswith("TDSB, Monday, October 7") and "\nTDSB, Tuesday, October 8" in reply
+    tuesday = datetime(2019, 10, 8, 8, 0, tzinfo=TORONTO)
+    reply = chat("Bonjour, mes enfants sont à MonAvenir. Y a-t-il de l'école aujourd'hui mardi?", at=tuesday)
+    assert "15 octobre" not in reply
