@@ -85,6 +85,10 @@ class BoardFinder:
             for suffix in _NAME_SUFFIXES:
                 if name.endswith(" " + suffix):
                     short = name[: -len(suffix) - 1].strip()
+                    if suffix.startswith("catholic "):  # "hamilton wentworth" is the public board's, not the Catholic
+                        short = f"{short} catholic" if short else short
+                        if short in self.named:
+                            break
                     if short and short not in self.places and short not in self.named:
                         self.named[short] = (board.id, "name")
                     break

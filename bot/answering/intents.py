@@ -45,6 +45,9 @@ def answer(bot: Session, turn: Turn) -> list[str]:
         if turn.board is not None and turn.card.topic in _BOARD_LINES and not _names(texts[0], turn.board):
             texts[0] = _BOARD_LINES[turn.card.topic](turn, texts[0])
     else:
+        named = boards_named(bot, turn) if analysis.intent == "set_board" and not analysis.command else []
+        if len(named) > 1 and analysis.board is not None and named[0].id == analysis.board.board_id:  # not "from a to b"
+            analysis.intent = "school_status"  # "un au CEPEO pis l'autre à l'OCDSB": each board's day, both kept
         texts = HANDLERS[analysis.intent](bot, turn)
         if analysis.intent in _FROM_FACTS and (analysis.abstained or analysis.confidence < card_choice.SURE) and texts:
             texts = _on_the_words(turn, texts)
@@ -182,7 +185,8 @@ def _later_day(turn: Turn, day) -> date | None:
     second = find_date(rest, turn.today)
     if second is None or not _ANOTHER_DAY.search(rest[: second.start]):  # "aujourd'hui mardi" is one day
         return None
-    return second.day if second.day != day and second.day.weekday() < 5 else None
+    # not a day gone by ("toujours en grève lundi? pas de nouvelles depuis vendredi")
+    return second.day if second.day != day and second.day >= turn.today and second.day.weekday() < 5 else None
 
 
 _ANOTHER_DAY = re.compile(r"\b(?:and|et|or|ou|then|puis|also|aussi)\b|[?,&/+]")

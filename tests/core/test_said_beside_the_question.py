@@ -99,3 +99,18 @@ def test_two_days_asked_get_a_line_each_one_day_said_twice_one(chat):
     tuesday = datetime(2019, 10, 8, 8, 0, tzinfo=TORONTO)
     reply = chat("Bonjour, mes enfants sont à MonAvenir. Y a-t-il de l'école aujourd'hui mardi?", at=tuesday)
     assert "15 octobre" not in reply
+
+
+def test_two_boards_given_at_once_get_each_boards_day(chat):
+    saturday = datetime(2019, 10, 5, 16, 30, tzinfo=TORONTO)
+    reply = chat("mes deux sont à deux conseils, un au CEPEO pis l'autre à l'OCDSB", at=saturday)
+    assert reply.startswith("CEPEO, lundi 7 octobre") and "\nOCDSB, lundi 7 octobre" in reply
+    reply = chat("kids are at hamilton wentworth and my stepson at hamilton catholic")
+    assert reply.startswith("HWDSB, Monday, October 7") and "\nHWCDSB, Monday, October 7" in reply
+    assert chat("switch me from peel to halton").startswith("Got it: your board is Halton District School Board")
+
+
+def test_a_day_gone_by_is_not_a_second_day_asked(chat):
+    saturday = datetime(2019, 10, 5, 11, 20, tzinfo=TORONTO)
+    reply = chat("Toujours en grève lundi? pas de nouvelles depuis vendredi, on est au CEPEO", at=saturday)
+    assert reply.startswith("CEPEO, lundi 7 octobre") and "vendredi 4 octobre" not in reply
