@@ -227,7 +227,12 @@ def menu(language: str = "en") -> list[tuple[str, str]]:
 
 def help_lines(language: str = "en") -> list[str]:
     """One line per command for the help text: '/status [board] [date] - Is school open? ...'."""
-    return [f"{c.written(language)} - {c.describe(language)}" for c in COMMANDS if c.help and c.menu]
+    board = replies.fill_region("{region_board}", language)  # "your school division" in Alberta's help
+    return [f"{c.written(language)} - {c.describe(language).replace(_BOARD_WORD[language], board)}"
+            for c in COMMANDS if c.help and c.menu]
+
+
+_BOARD_WORD = {"en": "school board", "fr": "conseil scolaire"}  # as the descriptions say it, for a region's word
 
 
 def help_text(language: str = "en") -> str:

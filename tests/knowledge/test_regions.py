@@ -274,3 +274,10 @@ def test_the_question_back_names_the_region_s_kind_of_board(alberta, quebec):
     quebec_reply = ask(quebec, "y a tu de l'école demain?", datetime(2023, 11, 20, 20, 0, tzinfo=ZoneInfo("America/Toronto")),
                        user="demande")
     assert "conseil scolaire" not in quebec_reply, quebec_reply
+
+
+def test_the_help_names_the_regions_kind_of_board(alberta, quebec):
+    edmonton = datetime(2025, 10, 8, 10, 0, tzinfo=EDMONTON)
+    assert "/board NAME - Set or show your school division" in ask(alberta, "/help", edmonton)
+    montreal = datetime(2023, 11, 20, 10, 0, tzinfo=ZoneInfo("America/Toronto"))
+    assert "votre centre de services scolaire" in ask(quebec, "/aide", montreal)
