@@ -182,7 +182,7 @@ def _later_day(turn: Turn, day) -> date | None:
     if found is None or turn.analysis.command:
         return None
     rest = turn.question[found.end:]
-    second = find_date(rest, turn.today)
+    second = find_date(rest, turn.today) if _ANOTHER_DAY.search(rest) else None  # most: nothing more said
     if second is None or not _ANOTHER_DAY.search(rest[: second.start]):  # "aujourd'hui mardi" is one day
         return None
     # not a day gone by ("toujours en grève lundi? pas de nouvelles depuis vendredi")
