@@ -23,9 +23,14 @@ QUESTION_WORDS = frozenset(
 # A question asking only whether the sentence before it is true, as prepared ("is that real??", "is true?").
 IS_IT_TRUE = frozenset({"is true", "true", "is that true", "is it true", "is this true", "is that real", "is it real",
                          "is this real", "real", "really", "for real", "is that right", "is it right", "right",
-                         "is that so", "c'est vrai", "est-ce vrai", "est ce vrai", "vrai", "c'tu vrai"})
+                         "is that so", "c'est vrai", "est-ce vrai", "est ce vrai", "vrai", "c'tu vrai", "it is true",
+                         "it is real", "is it really true"})
 
 
+# Who said a claim a parent asks about, as prepared ("someone on facebook said the strike is cancelled", "my
+# neighbour heard on the radio they reached a deal"): the claim is what is asked.
+RUMOUR = re.compile(r"^(?:\S+\s+){0,7}?(?:says|said|saying|posted|posting|heard|hear|told me|tells me|is saying"
+                     r"|are saying)\s+(?:that\s+|on the \w+\s+)?")
 _QUESTION_SENTENCE = re.compile(r"[^.?!]*\?+")
 _SENTENCE_END = re.compile(r"[.?!]")
 _NARRATIVE_TODAY = re.compile(r"(?:this morning|ce matin|earlier today|plus tot aujourd'hui|today)")
@@ -81,7 +86,7 @@ def segments(blanked: str, words_of: Callable[[str], tuple[str, ...]]) -> list[s
             continue
         asked = match.group(2).startswith("?") or words[0] in QUESTION_WORDS
         if asked and said and " ".join(words) in IS_IT_TRUE:
-            questions.append(said)
+            questions.append(RUMOUR.sub("", said, count=1) or said)  # the claim, not who said it
         elif len(words) >= 2:
             (questions if asked else others).append(" ".join(words))
         said = " ".join(words) if len(words) >= 2 else said

@@ -234,7 +234,7 @@ def test_a_message_asked_again_is_understood_alike_whatever_answering_did_to_the
 
 def _sentences_as_split(matcher, blanked: str) -> list[str]:
     """What segments() gives, the long way: every sentence through the regular expression."""
-    from bot.sentences import IS_IT_TRUE, QUESTION_WORDS, SENTENCE
+    from bot.sentences import RUMOUR, IS_IT_TRUE, QUESTION_WORDS, SENTENCE
 
     if len(blanked) < 20:
         return []
@@ -242,8 +242,8 @@ def _sentences_as_split(matcher, blanked: str) -> list[str]:
     for match in SENTENCE.finditer(blanked):
         words = matcher._words(match.group(1))
         asked = bool(words) and (match.group(2).startswith("?") or words[0] in QUESTION_WORDS)
-        if asked and said and " ".join(words) in IS_IT_TRUE:  # "..., is that true?": the sentence before
-            questions.append(said)
+        if asked and said and " ".join(words) in IS_IT_TRUE:  # "..., is that true?": the sentence before's claim
+            questions.append(RUMOUR.sub("", said, count=1) or said)
         elif len(words) >= 2:
             (questions if asked else others).append(" ".join(words))
         said = " ".join(words) if len(words) >= 2 else said

@@ -114,3 +114,10 @@ def test_a_day_gone_by_is_not_a_second_day_asked(chat):
     saturday = datetime(2019, 10, 5, 11, 20, tzinfo=TORONTO)
     reply = chat("Toujours en grève lundi? pas de nouvelles depuis vendredi, on est au CEPEO", at=saturday)
     assert reply.startswith("CEPEO, lundi 7 octobre") and "vendredi 4 octobre" not in reply
+
+
+@pytest.mark.parametrize("text", ["someone on facebook says the strike is cancelled, is it true?",
+                                  "quelqu'un sur facebook dit que la grève est annulée, c'est vrai?"])
+def test_a_rumour_asks_about_the_claim_not_who_said_it(bot, text):
+    saturday = datetime(2019, 10, 5, 16, 30, tzinfo=TORONTO)
+    assert bot.handle(message(text, at=saturday))[0].meta["intent"] == "negotiations"
