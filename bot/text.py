@@ -129,6 +129,7 @@ def plain_words(norm: str) -> str:
 
 
 def named(text: str, keywords: tuple[str, ...]) -> tuple[str, ...]:
-    """The `keywords` (normalised phrases) that a normalised `text` has as whole words."""
-    padded = f" {text} "
-    return tuple(keyword for keyword in keywords if f" {keyword} " in padded)
+    """The `keywords` (normalised phrases) that a normalised `text` has as whole words (punctuation beside a
+    word is no part of it: "fonds de greve??" names "fonds de greve"; "$25" is still "$25")."""
+    padded, plain = f" {text} ", f" {plain_words(text)} "
+    return tuple(keyword for keyword in keywords if f" {keyword} " in padded or f" {keyword} " in plain)

@@ -350,10 +350,11 @@ def _status_speaking_of(turn: Turn, keywords: tuple[str, ...]) -> str | None:
 
 def on_unknown(bot: Session | None, turn: Turn) -> list[str]:
     topic = turn.analysis.out_of_scope
-    if topic is not None:
-        status = _status_speaking_of(turn, topic.keywords)
-        if status is not None:
-            return [status]
+    if topic is not None:  # the board's status, else a text of the pack, speaking of it; else where to look
+        said = _status_speaking_of(turn, topic.keywords) or _passage_reply(turn, passages.naming(
+            turn.knowledge, turn.question, turn.msg.time, turn.voice, turn.analysis.processed, topic.keywords))
+        if said is not None:
+            return said if isinstance(said, list) else [said]
         where = replies.fill_region(turn.voice.text(topic, "where"), turn.voice.language)
         if turn.board is not None:
             where += " (" + turn.voice.say("board_website", name=turn.board.name, website=turn.board.website) + ")"

@@ -26,6 +26,7 @@ from bot.asked import WEAK, searchable, words_of
 from bot.dates.formatting import short_day
 from bot.matcher import FILLER
 from bot.replies import sentences, shape
+from bot.text import named, normalize
 
 if TYPE_CHECKING:
     from bot.replies import Voice
@@ -147,6 +148,28 @@ def instead_of_not_sure(knowledge: Knowledge, question: str, at: datetime, voice
     if found is not None and not found.sure and len(found.word) <= 3 and found.word.isalpha():
         return None  # one short word in common is a function word of the other language ("ils ont dit quoi?")
     return found if found is not None and (found.sure or found.cover >= WHOLE) else None
+
+
+def naming(knowledge: Knowledge, question: str, at: datetime, voice: Voice, prepared: str,
+           keywords: tuple[str, ...]) -> Found | None:
+    """For a topic the intents leave out ("fonds de grève"): of the passages that name the topic in the
+    question's own words (`keywords`, normalised), the one sharing most of the question's words, as sure."""
+    used = named(normalize(question, 500), keywords)
+    if not used:
+        return None
+    index, live = _index(knowledge, voice), _live(knowledge, at)
+    asked = _asked(prepared or question)
+    beside = asked - words_of(" ".join(used))  # the question's other words: one must be in the passage too
+    best: tuple[float, Passage] | None = None
+    for passage in index.passages:
+        if id(passage.entry) not in live or not beside & passage.words:  # "les bus roulent?": not the drivers
+            continue
+        text = normalize(" ".join(searchable(passage.entry, name, voice) for name in _FIELDS[passage.kind]))
+        if named(text, used):
+            cover = sum(index.weight.get(word, _RARE_WEIGHT) for word in asked & passage.words)
+            if best is None or cover > best[0]:
+                best = (cover, passage)
+    return Found(best[1], best[0], True, used[0]) if best is not None else None
 
 
 def names_something(prepared: str) -> bool:

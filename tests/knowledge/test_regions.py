@@ -281,3 +281,10 @@ def test_the_help_names_the_regions_kind_of_board(alberta, quebec):
     assert "/board NAME - Set or show your school division" in ask(alberta, "/help", edmonton)
     montreal = datetime(2023, 11, 20, 10, 0, tzinfo=ZoneInfo("America/Toronto"))
     assert "votre centre de services scolaire" in ask(quebec, "/aide", montreal)
+
+
+def test_a_packs_text_on_a_topic_the_intents_leave_out_answers_before_where_to_look(quebec):
+    """Strike pay is out of scope for the shipped intents; Quebec's pack says FAE teachers have no strike fund."""
+    at = datetime(2023, 12, 5, 10, 0, tzinfo=ZoneInfo("America/Toronto"))
+    reply = ask(quebec, "C'est n'importe quoi, les profs FAE ont même pas de fonds de grève?? Ils vont tenir combien de temps", at)
+    assert reply.startswith("Non : les profs de la FAE n'ont pas de fonds de grève")
