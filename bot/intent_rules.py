@@ -12,7 +12,8 @@ import re
 from collections.abc import Callable
 
 DAY_QUESTION = 0.64  # the least a sentence of only school and a day scores as a day's status
-ACTION_MARGIN = 0.06  # a subscription changed by a message must lead a day's status by this much
+ACTION_MARGIN = 0.06
+BOARD_DAY_SURE = 0.5  # below this, another intent gives way to the day's status of a board and a day named  # a subscription changed by a message must lead a day's status by this much
 ACTIONS = frozenset({"subscribe", "unsubscribe"})  # intents that change what a chat receives
 
 # A sentence of only these words (its day blanked) asks a day's status: "school tomorrow for real?", "classes lundi?"
@@ -36,10 +37,24 @@ def a_sentence_asks_school_that_day(blanked: str, words_of: Callable[[str], tupl
                if part.strip())
 
 
+# What a message changing its chat's subscription speaks of, unless it is a few words ("stop", "no more"): the
+# bot's messages. "they cant take cash for pizza lunch anymore??" is no request to stop them.
+_MESSAGING = frozenset({"message", "messages", "messaging", "text", "texts", "texting", "alert", "alerts", "update",
+                        "updates", "notification", "notifications", "notify", "subscribe", "subscribed",
+                        "subscription", "unsubscribe", "spam", "spamming", "bot", "sending", "send", "receive",
+                        "recevoir", "messages", "alertes", "textos", "mises", "abonne", "abonnement", "desabonner",
+                        "envoyer", "envoie", "me", "moi", "mute", "silence", "news", "nouvelles", "nouveau",
+                        "warned", "notified", "informed", "know", "tell", "updated", "averti", "avertir", "prevenir",
+                        "informe", "alerted", "ping"})
+ACTION_WORDS = 4  # a message of at most this many words may change a subscription without naming the messages
+
+
 def ranked(scores: dict[str, float], *, board: bool, when: bool, day_asked: bool, min_confidence: float,
-           min_margin: float) -> tuple[str, float, float, dict[str, float]]:
+           min_margin: float, words: tuple[str, ...] = ()) -> tuple[str, float, float, dict[str, float]]:
     """(intent, its score, the next intent's score, the scores as read) from a message's scores, given whether it
     names a board and a day and whether a sentence of it asks only for a day's status."""
+    if words and len(words) > ACTION_WORDS and _MESSAGING.isdisjoint(words):
+        scores = {**scores, **dict.fromkeys(ACTIONS, 0.0)}
     if day_asked:
         # "school tomorrow for real? what time", "school tmrw? i heard the support staff made a deal": that
         # day's status, whatever the rest says; and no subscription changed beside it ("no more strike")
@@ -48,7 +63,13 @@ def ranked(scores: dict[str, float], *, board: bool, when: bool, day_asked: bool
                   **{action: min(scores[action], status - min_margin) for action in ACTIONS}}
     order = sorted(scores.items(), key=lambda kv: kv[1], reverse=True)
     (best, best_score), (runner, second_score) = order[0], order[1]
-    if best == "set_board" and when and scores["school_status"] >= min_confidence:
+    if best != "school_status" and board and when and best_score < BOARD_DAY_SURE \
+            and scores["school_status"] >= min_confidence:
+        # "Kanata mom here, my kids are at an elementary school off Hazeldean. do we need to worry about monday?":
+        # a board and a day, and nothing else read surely: that board's day
+        best, best_score = "school_status", max(scores["school_status"], best_score)
+        second_score = min(second_score, best_score - min_margin)
+    elif best == "set_board" and when and scores["school_status"] >= min_confidence:
         # "I'm in Peel btw, are we open monday": a board and a day asked about, not only a board to keep.
         best, best_score = "school_status", scores["school_status"]
         second_score = min(second_score, best_score - min_margin)

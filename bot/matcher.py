@@ -291,7 +291,7 @@ class IntentMatcher:
         day_asked = day_sentence or (when and any(intent_rules.asks_school_that_day(s, FILLER) for s in segments))
         best, best_score, second_score, scores = intent_rules.ranked(
             scores, board=board, when=when, day_asked=day_asked, min_confidence=self.min_confidence,
-            min_margin=self.min_margin)
+            min_margin=self.min_margin, words=tuple(processed.split()))
         if best_score < self.min_confidence or (best_score - second_score < self.min_margin
                                                  and best_score < self.SURE_SCORE):
             return "unknown", round(best_score, 3), scores, None, True

@@ -121,3 +121,17 @@ def test_a_day_gone_by_is_not_a_second_day_asked(chat):
 def test_a_rumour_asks_about_the_claim_not_who_said_it(bot, text):
     saturday = datetime(2019, 10, 5, 16, 30, tzinfo=TORONTO)
     assert bot.handle(message(text, at=saturday))[0].meta["intent"] == "negotiations"
+
+
+def test_a_subscription_is_stopped_only_by_a_message_about_the_messages(chat):
+    chat("/subscribe tdsb")
+    assert "official updates" not in chat("office said they cant take cash for pizza lunch anymore?? whats going on")
+    assert "unsubscribe" not in chat("they cant take cash anymore").lower()
+    assert chat("stop sending me these").startswith("Done")
+
+
+def test_a_board_and_a_day_with_nothing_else_read_surely_gets_that_boards_day(chat):
+    saturday = datetime(2019, 10, 5, 9, 30, tzinfo=TORONTO)
+    reply = chat("Kanata mom here, my kids are at an elementary school off Hazeldean. do we need to worry about monday?",
+                 at=saturday)
+    assert reply.startswith("OCDSB, Monday, October 7")
