@@ -179,21 +179,17 @@ def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
 def _later_day(turn: Turn, day) -> date | None:
     """A second school day the message names after the one answered ("tomorrow? and friday??"), if any."""
     found = turn.analysis.date
-    if found is None or turn.analysis.command:
-        return None
-    rest = turn.question[found.end:]
+    rest = turn.question[found.end:] if found is not None and not turn.analysis.command else ""
     second = find_date(rest, turn.today) if _ANOTHER_DAY.search(rest) else None  # most: nothing more said
     if second is None or not _ANOTHER_DAY.search(rest[: second.start]):  # "aujourd'hui mardi" is one day
-        return None
-    # not a day gone by ("toujours en grève lundi? pas de nouvelles depuis vendredi")
+        return None  # below: not a day gone by ("toujours en grève lundi? pas de nouvelles depuis vendredi")
     return second.day if second.day != day and second.day >= turn.today and second.day.weekday() < 5 else None
 
 
 _ANOTHER_DAY = re.compile(r"\b(?:and|et|or|ou|then|puis|also|aussi)\b|[?,&/+]")
 
 
-def _with_line(text: str, line: str) -> str:
-    """The answer with a second day's line after its first line (once)."""
+def _with_line(text: str, line: str) -> str:  # the answer with a second day's line after its first line (once)
     lines = text.split("\n")
     return "\n".join(dict.fromkeys([lines[0], line, *lines[1:]]))
 
@@ -204,10 +200,13 @@ SECOND_QUESTION_BAR = 0.5  # a day's status asked beside another question must s
 def _asks_a_day_too(turn: Turn) -> bool:
     """Whether a message answered on another topic also asks for a day's status ("is halton closing monday and
     also why exactly are they striking?"): a day named with a board, or with words that ask for a status."""
-    analysis = turn.analysis
+    analysis, topic = turn.analysis, (turn.card.topic if turn.card is not None else turn.analysis.intent)
+    if topic == "childcare" and turn.board is None and analysis.date is not None and not turn.meta.get("choices"):
+        # "is school open tomorrow and is the after school daycare still running?": no board's line says the day
+        return _SCHOOL_FIRST.search(normalize(turn.question, 500)[: analysis.date.start]) is not None
     return (analysis.date is not None and analysis.intent not in BOARD_DAY_TOPICS and analysis.intent in HANDLERS
-            and analysis.intent != "unknown" and not analysis.command
-            and (turn.card is None or turn.card.topic not in BOARD_DAY_TOPICS) and not turn.meta.get("choices")
+            and analysis.intent != "unknown" and not analysis.command and topic not in BOARD_DAY_TOPICS
+            and not turn.meta.get("choices")
             and (analysis.board is not None or analysis.scores.get("school_status", 0.0) >= SECOND_QUESTION_BAR))
 
 
@@ -269,7 +268,7 @@ def _names(text: str, board) -> bool:
 
 
 # "is there school monday and ...", "y a tu de l'ecole lundi": a clause asking about school before the day
-_SCHOOL_FIRST = re.compile(r"(?:^|[.?!,;]\s*|\band\s+)(?:is|are|will|any|no|y a|ya|y'a|est ce qu|est-ce qu)\b[^.?!,;]{0,25}"
+_SCHOOL_FIRST = re.compile(r"(?:^|[.?!,;]\s*|\band\s+)(?:is|are|will|any|no|y a|ya|y'a|est ce que?|est-ce que?)\b[^.?!,;]{0,25}"
                            r"\b(?:school|schools|class|classes|ecole|ecoles|classe)\b")
 
 

@@ -135,3 +135,14 @@ def test_a_board_and_a_day_with_nothing_else_read_surely_gets_that_boards_day(ch
     reply = chat("Kanata mom here, my kids are at an elementary school off Hazeldean. do we need to worry about monday?",
                  at=saturday)
     assert reply.startswith("OCDSB, Monday, October 7")
+
+
+@pytest.mark.parametrize("text, day", [
+    ("is school open tomorrow and is the after school daycare still running?", "Tomorrow, Monday, September 30"),
+    ("est-ce que l'école est ouverte demain pis le service de garde après l'école marche-tu encore?",
+     "Demain, lundi 30 septembre"),
+])
+def test_school_asked_first_then_the_daycare_gets_the_day_first_without_a_board(bot, text, day):
+    sunday = datetime(2019, 9, 29, 19, 0, tzinfo=TORONTO)
+    reply = bot.handle(message(text, at=sunday))[0].text
+    assert reply.startswith(day) and ("daycare" in reply or "garde" in reply)
