@@ -5,7 +5,7 @@ Read and validated here; the matcher (bot/matcher.py) prepares and scores with i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -113,11 +113,10 @@ def with_packs(data: IntentData, packs) -> IntentData:
     slang = {normalize(word): normalize(means) for pack in packs for word, means in pack.slang}
     if not examples and not slang:
         return data
-    return IntentData({**slang, **data.slang}, data.examples + tuple(examples), data.keywords, data.out_of_scope,
-                      data.known)
+    return replace(data, slang={**slang, **data.slang}, examples=data.examples + tuple(examples))
 
 
 def with_known_texts(data: IntentData, texts: tuple[str, ...]) -> IntentData:
     """The intent data with the words of `texts` (the knowledge parents are answered from) known to the spelling
     corrector: Alberta's "mediation" stays mediation, not the health topic's "medication"."""
-    return IntentData(data.slang, data.examples, data.keywords, data.out_of_scope, data.known + tuple(texts))
+    return replace(data, known=data.known + tuple(texts))

@@ -42,7 +42,7 @@ def a_sentence_asks_school_that_day(blanked: str, words_of: Callable[[str], tupl
 _MESSAGING = frozenset({"message", "messages", "messaging", "text", "texts", "texting", "alert", "alerts", "update",
                         "updates", "notification", "notifications", "notify", "subscribe", "subscribed",
                         "subscription", "unsubscribe", "spam", "spamming", "bot", "sending", "send", "receive",
-                        "recevoir", "messages", "alertes", "textos", "mises", "abonne", "abonnement", "desabonner",
+                        "recevoir", "alertes", "textos", "mises", "abonne", "abonnement", "desabonner",
                         "envoyer", "envoie", "me", "moi", "mute", "silence", "news", "nouvelles", "nouveau",
                         "warned", "notified", "informed", "know", "tell", "updated", "averti", "avertir", "prevenir",
                         "informe", "alerted", "ping"})

@@ -153,8 +153,8 @@ def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
         turn.context.await_board("school_status", turn.msg.time, turn.day, turn.analysis.weekend)
         text = answers.province_picture(turn.knowledge, day, turn.today, turn.msg.time, voice=turn.voice)
         if later is not None:
-            text = _with_line(text, answers.province_picture(turn.knowledge, later, turn.today, turn.msg.time,
-                                                             voice=turn.voice).split("\n", 1)[0])
+            text = _with_lines(text, [answers.province_picture(turn.knowledge, later, turn.today, turn.msg.time,
+                                                               voice=turn.voice).split("\n", 1)[0]])
         return [text]
     # /status is asked for the board's notice: given whole, as the split tests of the adapters expect.
     full = turn.full or commands.canonical(analysis.command) == "status"
@@ -166,13 +166,11 @@ def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
     text = answer_memo.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full,
                                      voice=turn.voice)
     if boards:  # each board's day on a line of its own, together at the top
-        lines = text.split("\n")
-        lines[1:1] = [answer_memo.school_status(turn.knowledge, other, day, turn.today, turn.msg.time,
-                                                voice=turn.voice).split("\n", 1)[0] for other in boards[1:]]
-        text = "\n".join(dict.fromkeys(lines))  # a weekend is said once
+        text = _with_lines(text, [answer_memo.school_status(turn.knowledge, other, day, turn.today, turn.msg.time,
+                                                            voice=turn.voice).split("\n", 1)[0] for other in boards[1:]])
     if later is not None:
-        text = _with_line(text, answer_memo.school_status(turn.knowledge, turn.board, later, turn.today, turn.msg.time,
-                                                          voice=turn.voice).split("\n", 1)[0])
+        text = _with_lines(text, [answer_memo.school_status(turn.knowledge, turn.board, later, turn.today,
+                                                            turn.msg.time, voice=turn.voice).split("\n", 1)[0]])
     return [text]
 
 
@@ -189,9 +187,10 @@ def _later_day(turn: Turn, day) -> date | None:
 _ANOTHER_DAY = re.compile(r"\b(?:and|et|or|ou|then|puis|also|aussi)\b|[?,&/+]")
 
 
-def _with_line(text: str, line: str) -> str:  # the answer with a second day's line after its first line (once)
+def _with_lines(text: str, added: list[str]) -> str:
+    """The answer with other boards' or days' lines after its first line, each line once (a weekend said once)."""
     lines = text.split("\n")
-    return "\n".join(dict.fromkeys([lines[0], line, *lines[1:]]))
+    return "\n".join(dict.fromkeys([lines[0], *added, *lines[1:]]))
 
 
 SECOND_QUESTION_BAR = 0.5  # a day's status asked beside another question must score this

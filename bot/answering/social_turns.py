@@ -132,8 +132,8 @@ def exclamation(raw_norm: str) -> bool:
 # Words that make a short message an exclamation ("blorp zingle wibble" is an unanswered question, "yikes" is not)
 _INTERJECTIONS = _MOOD_WORDS | frozenset({
     "ouache", "yikes", "yuck", "eww", "ew", "gross", "omg", "oof", "geez", "jeez", "damn", "dang", "argh", "sheesh",
-    "meh", "pfff", "pff", "bof", "ouf", "ayoye", "misere", "oups", "oops", "yay", "phew", "whew", "crap", "ugh",
-    "lol", "lmao", "ridiculous", "unbelievable", "typical", "insane", "crazy", "seriously", "wtf", "tabarnak"})
+    "meh", "pfff", "pff", "bof", "ouf", "ayoye", "misere", "oups", "oops", "yay", "phew", "whew", "crap", "ridiculous",
+    "unbelievable", "typical", "insane", "crazy", "seriously", "wtf", "tabarnak"})
 
 
 # "ok I'll ask the teacher", "thanks, we'll check the board site tonight", "d'accord je vais appeler l'école": a
