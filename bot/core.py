@@ -23,7 +23,7 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from bot import cards, commands, conversation, language, prepared, user_language
-from bot.answering import pipeline, readings
+from bot.answering import pipeline, readings, two_asks
 from bot.boards import BoardFinder
 from bot.broadcast.wakeup import Wakeup
 from bot.conversation import Context
@@ -244,6 +244,7 @@ class Bot:
         context.card = knowledge.live_card(context.card, msg.time) or None
 
         answer = pipeline.answer(self, turn, text, fresh, self.settings)  # bot/answering/: the turn left as it was
+        answer = self._second_ask(turn, text, fresh, answer, lang, now.date())  # "who is cupe and why..."
         response = self._finish(turn, answer)
         topic = answer.topic
         if topic is None and answer.intent not in _NOT_A_TOPIC:
@@ -260,6 +261,30 @@ class Bot:
         if _changed(stored, after):
             self._remember(msg, pending=after)
         return response
+
+    def _second_ask(self, turn: Turn, text: str, fresh: bool, answer: Answer, lang: str, today: date) -> Answer:
+        """The answer with a line for the message's other question, when it asks two of different topics and the
+        answer spoke to one (bot/answering/two_asks.py)."""
+        asks = two_asks.split(text)
+        if asks is None or answer.meta.get("choices"):
+            return answer
+        analyses = [self.matcher.analyse(part, today, lang) for part in (asks.first, asks.second)]
+        if not two_asks.both_asked(*(v for a in analyses for v in (a.intent, a.confidence))):
+            return answer
+        lines = []
+        for analysis, question in zip(analyses, (asks.first, asks.second), strict=True):
+            # each question read alone, in a copy of the conversation: the memory stays the whole answer's
+            alone = pipeline.answer(self, replace(turn, analysis=analysis, context=replace(turn.context), asked=question,
+                                                  meta={}), question, False, self.settings)
+            if alone.intent != analysis.intent or alone.meta.get("choices"):
+                return answer
+            lines.append(two_asks.first_line(alone.texts))
+        said = two_asks.first_line(answer.texts)
+        if said == lines[0] or (said != lines[1] and answer.intent == analyses[0].intent):
+            return replace(answer, texts=two_asks.with_other(answer.texts, lines[1], before=False))
+        if said == lines[1] or answer.intent == analyses[1].intent:
+            return replace(answer, texts=two_asks.with_other(answer.texts, lines[0], before=True))
+        return answer  # the whole answer spoke of neither question alone
 
     # ------------------------------------------------------------ language
     def language_of(self, msg: Incoming) -> str:
