@@ -158,7 +158,11 @@ _SOURCE = {"source", "sources", "your source", "what source", "whats the source"
            "where is that from", "wheres that from", "where does that come from", "says who", "link", "proof",
            "how do you know", "how do you know that", "according to who", "according to whom", "who said that",
            "who says", "la source", "ta source", "votre source", "quelle source", "c'est quoi ta source",
-           "c'est quoi la source", "d'ou ca vient", "d'ou vient cette information", "selon qui", "qui a dit ca"}
+           "c'est quoi la source", "d'ou ca vient", "d'ou vient cette information", "selon qui", "qui a dit ca",
+           "ta source c'est quoi", "votre source c'est quoi", "la source c'est quoi", "c'est quoi vos sources",
+           "where did you get this", "where did u get that", "where did you hear this", "who said", "who said this",
+           "what's your source", "source pls", "source please", "sources please", "t'as pris ca ou",
+           "vous avez pris ca ou", "ca vient d'ou", "qui dit ca"}
 
 
 # "is that only tdsb?", "is it everywhere?", "c'tu juste à Toronto?": whether the last answer holds elsewhere.
@@ -216,6 +220,9 @@ def follow_up_kind(norm: str) -> str | None:
         return "why"
     if text in _CONFIRMED or plain_words(norm.replace("%", " percent")) in {"is that 100 percent", "100 percent"}:
         return "confirmed"
+    head, mark, rest = norm.partition("?")
+    if mark and "?" not in rest and len(plain) <= 120 and follow_up_kind(head) == "confirmed":
+        return "confirmed"  # "t'es sûr? ma voisine dit que c'est déjà annoncé": doubt, and why
     return None
 
 

@@ -157,6 +157,11 @@ _THEN_ASKS = re.compile(r"(?:[,;:]|\bbut|\bmais)\s*(?:is|are|will(?! " + _PLAN_V
 _HOW_RECENT = re.compile(
     r"\b(?:why (?:dont|don't|do not|didnt|didn't|cant|can't|wouldnt|wouldn't) (?:you|u|ya) know"
     r"|how come (?:you|u) (?:dont|don't|do not|didnt|didn't) know"
+    r"|^(?:(?:seriously|really|so|wait|what|lol|ugh)\s+)*(?:you|u) (?:really )?(?:dont|don't|do not) (?:know|have any news)$"
+    r"|how (?:old|recent) is (?:this|that|it)$|is (?:this|that) (?:old|old news|current|recent|still current)$"
+    r"|when (?:was|is) (?:this|that) from$|when was (?:this|that) (?:said|posted|published|written)$"
+    r"|(?:ca|cette info|ces infos|c'est) date(?:nt)? de quand|c'est de quand|de quand (?:ca|c'est) date"
+    r"|^(?:(?:serieux|vraiment|ben)\s+)*(?:tu|vous) (?:le )?(?:sais|savez) (?:pas|rien)$"
     r"|when did (?:you|u) (?:last )?(?:get|hear|update|check)"
     r"|when (?:was|is) (?:your|ur|the) (?:last|latest) (?:update|news|info)"
     r"|how (?:old|recent|current|up to date) (?:is|are) (?:your|ur|this|that|the|these) (?:news|info|information|data|updates?)"
