@@ -9,13 +9,13 @@ only make sense after an earlier one ("2", "peel" after "which board?", "thanks"
 from __future__ import annotations
 
 import re
-from datetime import date, timedelta
+from datetime import date
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, commands, replies, timeliness, timeline_answers
-from bot.answering import card_choice, passages, social_turns
+from bot.answering import days_asked, card_choice, passages, social_turns
 from bot.answering.chat_settings import on_set_board, on_subscribe, on_unsubscribe
-from bot.dates import describe_day, find_date
+from bot.dates import describe_day
 from bot.text import normalize
 
 _WORDS = re.compile(r"[a-z0-9]+")
@@ -131,21 +131,10 @@ def _offer(turn: Turn) -> str:
     return replies.offer(turn.meta["choice_labels"], turn.voice.language, buttons=turn.msg.buttons)
 
 
-EVENING_HOUR = 18  # from this local hour, "is school open?" with no day asks about tomorrow
-
-
 def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
     analysis = turn.analysis
-    day = turn.day
-    if day is None:
-        day = turn.today
-        if analysis.weekend and day.weekday() < 5:
-            day += timedelta(days=5 - day.weekday())  # the coming Saturday
-        elif turn.hour >= EVENING_HOUR:
-            day += timedelta(days=1)  # "laval ouvert?" at 11 p.m.: the school day ahead, not the one that is over
-        if not analysis.weekend and day.weekday() >= 5:
-            day = answers.next_school_day(day)  # "peel strike?" on a Saturday: Monday, without "Sunday is no school"
-    later = _later_day(turn, day)  # "pearson tomorrow? and friday??": that day's line too, second
+    day = days_asked.status_day(turn)
+    later = days_asked.later_day(turn, day)  # "pearson tomorrow? and friday??": that day's line too, second
     if turn.board is None:
         if commands.canonical(analysis.command) == "status" and analysis.argument and not analysis.date:
             return [turn.voice.say("unknown_board", name=repr(analysis.argument)) + " "
@@ -172,19 +161,6 @@ def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
         text = _with_lines(text, [answer_memo.school_status(turn.knowledge, turn.board, later, turn.today,
                                                             turn.msg.time, voice=turn.voice).split("\n", 1)[0]])
     return [text]
-
-
-def _later_day(turn: Turn, day) -> date | None:
-    """A second school day the message names after the one answered ("tomorrow? and friday??"), if any."""
-    found = turn.analysis.date
-    rest = turn.question[found.end:] if found is not None and not turn.analysis.command else ""
-    second = find_date(rest, turn.today) if _ANOTHER_DAY.search(rest) else None  # most: nothing more said
-    if second is None or not _ANOTHER_DAY.search(rest[: second.start]):  # "aujourd'hui mardi" is one day
-        return None  # below: not a day gone by ("toujours en grève lundi? pas de nouvelles depuis vendredi")
-    return second.day if second.day != day and second.day >= turn.today and second.day.weekday() < 5 else None
-
-
-_ANOTHER_DAY = re.compile(r"\b(?:and|et|or|ou|then|puis|also|aussi)\b|[?,&/+]")
 
 
 def _with_lines(text: str, added: list[str]) -> str:
@@ -276,7 +252,7 @@ def _with_childcare_line(turn: Turn, text: str) -> str:
     message asks the day first: "is there school monday and what happens with the daycare?")."""
     date = turn.analysis.date
     if date is not None and _SCHOOL_FIRST.search(normalize(turn.question, 500)[: date.start]):
-        return _childcare_board_line(turn) + "\n" + text  # not "need childcare for monday": a sitter is asked
+        return _day_line(None, turn) + "\n" + text  # not "need childcare for monday": a sitter is asked
     return _before_source(text, _childcare_board_line(turn))
 
 

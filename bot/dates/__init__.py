@@ -41,6 +41,7 @@ grammar words in :mod:`.rules`). The day and month words are in config/dates.yam
 from __future__ import annotations
 
 import datetime
+import re
 from dataclasses import dataclass
 
 from bot.dates.formatting import as_date, describe_day
@@ -48,7 +49,7 @@ from bot.dates.parser import first_date
 from bot.dates.weekend import speaks_of_weekend
 from bot.dates.tokens import Tokens, lower_keeping_places
 
-__all__ = ["DateMention", "describe_day", "find_date", "mentions_weekend"]
+__all__ = ["DateMention", "describe_day", "find_date", "mentions_next_week", "mentions_weekend"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,15 @@ def find_date(text: str, today: datetime.date) -> DateMention | None:
         return DateMention(day=r[2], start=start, end=end, text=text[start:end])
     except Exception:  # never let a chat message break the bot
         return None
+
+
+_NEXT_WEEK = re.compile(r"\b(?:next|nxt|the coming|coming) (?:week|wk)\b|\bsemaine prochaine\b|\bprochaine semaine\b")
+
+
+def mentions_next_week(text: str) -> bool:
+    """True when the text speaks of next week ("school next week?", "la semaine prochaine"), which names no single
+    day: a status asked for it is its first school day's."""
+    return isinstance(text, str) and _NEXT_WEEK.search(lower_keeping_places(text)) is not None
 
 
 def mentions_weekend(text: str) -> bool:
