@@ -49,8 +49,8 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
     matches = readings.asked_the_same_way(matches, turn.question, subjects)  # "what day": a card on when
     turn.meta["matches"] = matches[:2]  # the nearest cards, should the intent's own answer have nothing to say
     if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
-        general = [m for m in matches if not m.card.boards and m.card.topic == "school_status"]
-        matches = [m for m in matches if m.card.boards or m.card.topic != "school_status"]
+        general = [m for m in matches if _general_status(m.card)]
+        matches = [m for m in matches if not _general_status(m.card)]
         unsure = analysis.abstained or analysis.intent == "unknown" or analysis.confidence < SURE
         if general and unsure and general[0].score >= max([OVERRULE_BAR, *(m.score for m in matches[:1])]):
             analysis.intent = "school_status"  # "online learning tmrw for tdsb?": the board's own status answers
@@ -63,7 +63,8 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
         # about the topic: a card whose own question names it ("Will a nurse give medication?"), or whose
         # phrasings use the question's word for it (not one that says "picture day" in passing)
         naming = [m for m in matches if (keywords and names_any(m.card, keywords)) or asks_about(m.card, topic)]
-        matches = [m for m in matches if m.card.topic == "unknown" or m in naming]
+        # ...or a card of the pack's own topic ("Will the lost school days be made up?"): the pack before the list
+        matches = [m for m in matches if m.card.topic == "unknown" or m.card.pack_topic or m in naming]
         pick = choose_on_topic(matches, naming, turn.question)  # the pack's word before "no information"
     else:
         intent = analysis.intent
@@ -79,13 +80,18 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
     elif pick.choices and one_topic(pick.choices):
         # "strike monday?", "will the teachers be there?": two cards of one topic, close; the closer answers
         # (the subject asked still keeps the one asked that way), no needless "1 or 2"
-        turn.card = pick.choices[0]
+        turn.card = asked_more_alike(pick.choices, turn.question, shortest=4) or pick.choices[0]
         if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < SURE:
             analysis.intent = turn.card.topic
     elif pick.choices:
         turn.meta["choices"] = [c.id for c in pick.choices]
         if analysis.abstained or analysis.intent == "unknown" or analysis.confidence < SURE:
             analysis.intent = pick.choices[0].topic
+
+
+def _general_status(card: Card) -> bool:
+    """Whether a card says how schools are everywhere (no board's, not of a topic of the pack's own)."""
+    return not card.boards and card.topic == "school_status" and not card.pack_topic
 
 
 def one_topic(choices: tuple[Card, ...]) -> bool:
@@ -136,13 +142,22 @@ def choose_on_topic(matches: list[Match], naming: list[Match], question: str = "
     runner = naming[1] if len(naming) > 1 else None
     if runner is not None and naming[0].score - runner.score <= CLOSE and runner.score >= TOPIC_BAR \
             and runner.card.answer != naming[0].card.answer:
-        # the one asked in more of the parent's words, by their first letters ("is the bus running": buses run)
-        asked = {word[:3] for word in words_of(question)}
-        shared = [len(asked & {word[:3] for word in words_of(m.card.question)}) for m in (naming[0], runner)]
-        if shared[0] != shared[1]:
-            return Pick(card=(naming[0] if shared[0] > shared[1] else runner).card)
-        return Pick(choices=(naming[0].card, runner.card))  # "examen ... c'est quand / ça compte pour 50%?"
+        alike = asked_more_alike((naming[0].card, runner.card), question)
+        # "examen ... c'est quand / ça compte pour 50%?": asked as much like both, the parent chooses
+        return Pick(card=alike) if alike is not None else Pick(choices=(naming[0].card, runner.card))
     return Pick(card=naming[0].card)
+
+
+def asked_more_alike(cards: tuple[Card, ...], question: str, shortest: int = 1) -> Card | None:
+    """Of two cards, the one whose own question (English or French) is asked in more of the parent's words of
+    `shortest` letters or more, by their first letters ("is the bus running": buses run; "cancelling fall break to
+    make up days": fall break, with `shortest` 4); None when neither is."""
+    asked = {word[:3] for word in words_of(question) if len(word) >= shortest}
+    shared = [len(asked & {word[:3] for text in (card.question, (card.fr or {}).get("question") or "")
+                           for word in words_of(text)}) for card in cards[:2]]
+    if len(shared) < 2 or shared[0] == shared[1]:
+        return None
+    return cards[0] if shared[0] > shared[1] else cards[1]
 
 
 def choose(matches: list[Match], intent: str, confidence: float, abstained: bool) -> Pick:
