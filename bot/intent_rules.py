@@ -19,7 +19,9 @@ ACTIONS = frozenset({"subscribe", "unsubscribe"})  # intents that change what a 
 # A sentence of only these words (its day blanked) asks a day's status: "school tomorrow for real?", "classes lundi?"
 _DAY_SCHOOL = frozenset({"school", "schools", "class", "classes", "ecole", "cours"})
 _DAY_SCHOOL_ASIDES = _DAY_SCHOOL | frozenset({"for", "real", "really", "right", "still", "on", "or", "not", "normal",
-                                              "open", "again", "then", "yet", "ok", "there", "is", "any", "a"})
+                                              "open", "again", "then", "yet", "ok", "there", "is", "any", "a",
+                                              # "anyone know what's happening with school tomorrow?"
+                                              "anyone", "know", "what", "whats", "happening", "going", "with"})
 _SENTENCE_ENDS = re.compile(r"[?!.\n]+")
 
 

@@ -78,11 +78,20 @@ def lean_on_context(bot: Session, turn: Turn, norm: str, fresh: bool) -> list[st
         if other is not None:  # ...or "and the catholic one?": the other kind of board there, as if named
             analysis.board = BoardMention(other, 0, 0, "counterpart")
         turn.board = turn.knowledge.board(other or context.board) or turn.board
+    if context.topic in _STEPS_OF_THE_DISPUTE and social_turns.asks_what_it_means_for_us(norm) \
+            and analysis.date is None:
+        analysis.intent = "school_status"  # "so what does that mean for my kid" after the talks: the day it means
+        return HANDLERS["school_status"](bot, turn)
     texts = _lean_on_last_answer(bot, turn, norm)
     if texts is None:
         turn.board = board  # not a follow-up: the user's own board again...
         _stay_in_conversation(turn, conversation.continues(norm))  # ...unless they have none, or it continues
     return texts
+
+
+# A step of the dispute (talks, what it is about), after which "what does that mean for my kid" asks
+# the day it means; the other answers say it themselves (what stops, the day, the care, who is out).
+_STEPS_OF_THE_DISPUTE = frozenset({"negotiations", "dispute_issues"})
 
 
 def _how_recent(turn: Turn) -> str | None:
@@ -163,6 +172,8 @@ def _lean_on_last_answer(bot: Session, turn: Turn, norm: str) -> list[str] | Non
         # "and the custodians?" after a question on services: the same topic, unless clearly another
         best = max(analysis.scores.values(), default=0.0)
         leans = analysis.abstained or analysis.scores.get(context.topic, 0.0) >= best - 0.15
+        if leans and not analysis.abstained and analysis.intent == context.topic and analysis.confidence >= _SURE:
+            return None  # "what about cleaning the classrooms" after services: asked whole, its card can answer
     if not leans:
         return None
     analysis.intent = context.topic if context.topic in HANDLERS else "unknown"
@@ -177,6 +188,7 @@ def _lean_on_last_answer(bot: Session, turn: Turn, norm: str) -> list[str] | Non
     return texts
 
 
+_SURE = 0.5  # a follow-up read surely as the last answer's topic on its own words is asked as it is
 _SHORT_WORDS = 3  # a follow-up the matcher cannot place this short leans on the last answer when it asks when
 _PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left in a message can have
 # Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.

@@ -172,6 +172,22 @@ _HOW_RECENT = re.compile(
     r"|(?:ta|votre) derniere (?:mise a jour|nouvelle)|personne (?:ne )?(?:le )?sait)\b")
 
 
+# "so what does that mean for my kid", "donc pour ma fille ça veut dire quoi concrètement": what the last answer
+# means for the family, after a step of the dispute (answered with the day's status, which says what holds).
+_MEANS_FOR_US = re.compile(
+    r"\b(?:what|wat) (?:does|do|will|would) (?:that|this|it|all that|all this|any of this|any of that) (?:even |actually "
+    r"|really )?mean (?:for|to) (?:my|me|us|our|parents|families|the kids)\b"
+    r"|\bhow (?:does|will|would|is) (?:that|this|it) (?:gonna )?(?:affect|change things for) (?:my|me|us|our)\b"
+    r"|\b(?:ca|cela|ce|c'est que ca) veut dire quoi (?:pour|concretement)\b|\bveut dire quoi pour (?:ma|mon|mes|nous|les)\b"
+    r"|\bpour (?:ma fille|mon fils|mes enfants|nous|mon enfant)\b.{0,20}\b(?:veut dire quoi|concretement)\b")
+
+
+@lru_cache(maxsize=16384)  # parents repeat themselves
+def asks_what_it_means_for_us(norm: str) -> bool:
+    """Whether a short message asks what the last answer means for the family (see _MEANS_FOR_US)."""
+    return _short_and_said(_MEANS_FOR_US, norm, 70)
+
+
 @lru_cache(maxsize=16384)  # parents repeat themselves
 def asks_how_recent(norm: str) -> bool:
     """Whether the message asks how recent the bot's news is, or says nobody knows (see _HOW_RECENT)."""
