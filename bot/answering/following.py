@@ -250,7 +250,9 @@ def _follow_up(turn: Turn, kind: str) -> list[str]:
     if kind == "source" and context.cited:
         turn.analysis.intent = "help"  # nothing new is asked: the conversation stays where it was
         turn.full = True  # the source lines are the answer: kept whole
-        return [context.cited]
+        titles = [turn.voice.say("source_title", title=turn.voice.text(source, "title"))
+                  for file, source in knowledge.sources.items() if file in context.cited]
+        return ["\n".join([context.cited, *titles[:3]])]  # "says who": the report's own title, not only its file
     turn.analysis.intent = context.topic
     turn.day = turn.day or context.the_day()
     card = knowledge.card_by_id.get(context.card) if context.card else None

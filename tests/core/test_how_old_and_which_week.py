@@ -88,3 +88,15 @@ def test_a_card_of_the_packs_own_topic_answers_before_the_shipped_out_of_scope_l
     reply = ask(alberta, "is EPSB cancelling fall break to make up days?", datetime(2025, 11, 7, 20, 30, tzinfo=EDMONTON),
                 user="fall")
     assert "fall break" in reply.lower() and not reply.startswith("I have no information"), reply
+
+
+def test_says_who_gives_the_reports_title_beside_its_file(chat):
+    chat("my kids go to Runnymede PS in Toronto. whats the deal for monday")
+    reply = chat("who said that")
+    assert reply.startswith("Source: 2019-10-02-full-strike-notice-talks-friday.txt"), reply
+    assert 'The report: "Union gives notice of full strike; talks resume Friday"' in reply
+
+
+def test_a_sub_is_a_supply_teacher_and_sub_me_still_subscribes(chat, bot):
+    assert "finding replacement staff" in chat("can the school office still call in a sub if my kid's teacher is away")
+    assert bot.matcher.analyse("sub me", THURSDAY.date()).intent == "subscribe"

@@ -136,7 +136,8 @@ def test_merci_bcp_is_thanks_in_french(chat):
 def test_a_card_answer_leaves_its_news_file_for_source(chat):
     reply = chat("are EAs on strike too?")
     assert "Source" not in reply and "\n" in reply
-    assert chat("source?") == "Source: 2019-10-02-full-strike-notice-talks-friday.txt, as of Oct 2, 2019, 8:00 p.m."
+    assert chat("source?") == "Source: 2019-10-02-full-strike-notice-talks-friday.txt, as of Oct 2, 2019, 8:00 p.m." \
+        '\nThe report: "Union gives notice of full strike; talks resume Friday"'
 
 
 def test_a_status_answer_has_no_full_name_line(chat):
