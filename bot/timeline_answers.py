@@ -56,14 +56,20 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     if best.day != day and latest.published > best.published and (
             latest.kind in SETTLING or not overlap(asked, searchable(best, "text", voice))):
         best = latest  # newer news (a deal, a strike called off) comes first, and answers a question no event matches
-    # the next date, else the one before (not another entry of the lead's own day)
-    others = [e for e in future if e.day != best.day][:1] or [e for e in reversed(past) if e.day != best.day][:1]
+    # the next date, else the one before (not another entry of the lead's own day); after a notice, the start it
+    # gives notice of ("cupe gave strike notice today?? for when": Monday's strike, not Friday's talks)
+    starts = [e for e in events if e.day > best.day and e.kind in _STARTS] if best.kind == "strike_notice" else []
+    others = starts[:1] or [e for e in future if e.day != best.day][:1] \
+        or [e for e in reversed(past) if e.day != best.day][:1]
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
     support = []
     if others:
         key = "next_event" if others[0].day > best.day else "before_that"  # in time order from the lead's day
         support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
+
+
+_STARTS = frozenset({"legal_strike_position", "work_to_rule_start", "full_strike_start"})  # what a notice is for
 
 
 def _plain(text: str) -> str:

@@ -100,3 +100,13 @@ def test_says_who_gives_the_reports_title_beside_its_file(chat):
 def test_a_sub_is_a_supply_teacher_and_sub_me_still_subscribes(chat, bot):
     assert "finding replacement staff" in chat("can the school office still call in a sub if my kid's teacher is away")
     assert bot.matcher.analyse("sub me", THURSDAY.date()).intent == "subscribe"
+
+
+@pytest.mark.parametrize("text, then", [
+    ("heard cupe gave strike notice today?? for when", "Next: Mon Oct 7: A full strike could begin"),
+    ("c'est quoi exactement un préavis de grève?", "Ensuite : lun. 7 oct. : Une grève générale pourrait commencer"),
+])
+def test_after_a_notice_comes_the_start_it_gives_notice_of(bot, text, then):
+    lines = chat_with(bot, datetime(2019, 10, 2, 22, 30, tzinfo=TORONTO))(text).split("\n")
+    assert "notice" in lines[0] or "préavis" in lines[0]
+    assert lines[1].startswith(then), lines
