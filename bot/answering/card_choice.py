@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from bot.answering import readings
+from bot.answering import kinds, readings
 from bot.asked import asks_for_list, words_of
 from bot.cards import Match
 from bot.intent_data import INTENTS
@@ -68,7 +68,7 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
         pick = choose_on_topic(matches, naming, turn.question)  # the pack's word before "no information"
     else:
         intent = analysis.intent
-        if matches and matches[0].card.topic != intent and readings.asked_alike(matches[0].card, turn.question, subjects):
+        if matches and matches[0].card.topic != intent and kinds.asked_alike(matches[0].card, turn.question, subjects):
             intent = matches[0].card.topic  # "why are teachers striking?": a card asked why answers, not who
         pick = choose(matches, intent, analysis.confidence, analysis.abstained)
     # The intent reported stays the matcher's when it was sure; a card found where it was not

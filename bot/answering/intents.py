@@ -13,7 +13,7 @@ from datetime import date
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, commands, replies, timeliness, timeline_answers
-from bot.answering import days_asked, card_choice, passages, social_turns
+from bot.answering import card_choice, days_asked, kinds, passages, social_turns
 from bot.answering.chat_settings import on_set_board, on_subscribe, on_unsubscribe
 from bot.dates import describe_day
 from bot.text import normalize
@@ -52,7 +52,10 @@ def answer(bot: Session, turn: Turn) -> list[str]:
         if analysis.intent in _FROM_FACTS and (analysis.abstained or analysis.confidence < card_choice.SURE) and texts:
             texts = _on_the_words(turn, texts)
         if analysis.intent in _NOTHING_YET and texts == [turn.voice.say(_NOTHING_YET[analysis.intent])]:
-            card = card_choice.instead_of_nothing(turn.meta.get("matches") or [])
+            # not a card asked for another kind of answer: "why do they want to strike?" is no strike date
+            matches = [m for m in turn.meta.get("matches") or []
+                       if bot is None or not kinds.asked_otherwise(m.card, turn.question, bot.subjects)]
+            card = card_choice.instead_of_nothing(matches)
             if card is not None:  # "any deal today?" before any fact on the talks: the nearest card's answer
                 turn.card = card
                 texts = [answer_memo.card_answer(turn.knowledge, card, turn.msg.time, full=turn.full,

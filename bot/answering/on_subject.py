@@ -16,6 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from bot import answer_memo
+from bot.answering.kinds import asked_otherwise
 from bot.answers import cite
 from bot.asked import words_of
 from bot.conversation import continues
@@ -89,6 +90,11 @@ def keep_on_subject(bot: Session, turn: Turn, texts: list[str]) -> list[str]:
         return texts  # "when are the EAs going back to work": a date answers, whichever group is named
     if analysis.intent == "work_to_rule" and subjects.asks_for("definition", turn.question):
         return texts  # "what does work to rule mean for teachers": what it means answers
+    if analysis.intent == "dispute_issues" and subjects.asks_for("reason", turn.question) \
+            and _STRIKING.search(normalize(turn.question)):
+        # "why do chicago teachers want to strike?": the dispute's reasons (or that none are known yet); not "why
+        # are EAs even in this", which asks about the group
+        return texts
     if asks == "participation" and _in_the_dispute(subjects, turn, asked) and any(
             subjects.mentions(lead, s) for s in asked):
         # "are the custodians part of this too": the list of the dispute's groups answers, unless a card about
@@ -124,6 +130,9 @@ def keep_on_subject(bot: Session, turn: Turn, texts: list[str]) -> list[str]:
     if _in_the_dispute(subjects, turn, asked):
         return texts  # a group the dispute names: the answer about the dispute's workers holds for it
     return [_not_said(turn, asked[0])]
+
+
+_STRIKING = re.compile(r"\b(?:strike|strikes|striking|walk ?out|walking out|greve|job action|work to rule)\b")
 
 
 def _said_of(bot: Session, turn: Turn, asked: tuple[Subject, ...], asks: str | None) -> list[str] | None:
@@ -288,8 +297,8 @@ def _card_on(bot: Session, turn: Turn, asked: tuple[Subject, ...], asks: str | N
         card, voice = match.card, turn.voice
         if same_way and card is turn.card:
             continue
-        if not _card_about(subjects, turn, card, asked):
-            continue
+        if not _card_about(subjects, turn, card, asked) or asked_otherwise(card, turn.question, subjects):
+            continue  # not of the subject, or asked for another kind of answer (why, not when)
         theirs = subjects.asks(card.question)
         if asks is None or theirs == asks:
             return _answer_with(turn, card)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Callable
 from bot.asked import WEAK, words_of
 from bot.dates.vocabulary import vocabulary
 from bot.matcher import FILLER
+from bot.answering.kinds import card_asks
 from bot.answering.on_subject import asked_of_the_story, asked_part
 from bot.text import named, normalize
 from bot.timeline_answers import phase_named
@@ -229,38 +230,16 @@ def asked_the_same_way(matches: list[Match], question: str, subjects: Subjects) 
     if len(kinds) != 1:
         return matches
     best = matches[0]
-    if _card_asks(subjects, kinds[0], best.card):
+    if card_asks(subjects, kinds[0], best.card):
         return matches
     for place, match in enumerate(matches[1:3], start=1):
         if best.score - match.score > KIND_CLOSE:
             break
-        if _card_asks(subjects, kinds[0], match.card):
+        if card_asks(subjects, kinds[0], match.card):
             swapped = list(matches)
             swapped[0], swapped[place] = match._replace(score=best.score), best._replace(score=match.score)
             return swapped
     return matches
-
-
-def _card_asks(subjects: Subjects, kind: str, card) -> bool:
-    return subjects.asks_for(kind, card.question) or subjects.asks_for(kind, (card.fr or {}).get("question") or "")
-
-
-_KINDS_ALIKE = ("reason", "amount", "time", "duration")
-
-
-def asked_alike(card, question: str, subjects: Subjects) -> bool:
-    """Whether the card's own question asks for the one kind of answer the question asks for (why, how much, when,
-    how long it lasts). How long something lasts is a kind of its own: "how long until the strike" asks when, and a
-    card asked "How long will it last?" does not answer it."""
-    kinds = _alike_kinds(lambda kind: subjects.asks_for(kind, question))
-    return len(kinds) == 1 and kinds[0] in _alike_kinds(lambda kind: _card_asks(subjects, kind, card))
-
-
-def _alike_kinds(asks: Callable[[str], bool]) -> list[str]:
-    """The kinds of _KINDS_ALIKE a text asks for; how long something lasts alone when it asks that ("combien de
-    temps vont durer" is a duration, not an amount)."""
-    kinds = [kind for kind in _KINDS_ALIKE if asks(kind)]
-    return ["duration"] if "duration" in kinds else kinds
 
 
 def the_question_asked(text: str, analysis: Analysis, subjects: Subjects,
