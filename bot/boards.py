@@ -65,6 +65,11 @@ _ONLY = re.compile(r"\b(?:only|just|juste|seulement|uniquement)\s+$")
 _CLAUSES = re.compile(r"(?:[^,;.!?]+?)(?=,|;|[.!?](?:\s|$)|\sand\s|\spis\s|\set\s|\sbut\s|$)")
 
 
+# Words with these endings are ordinary English, never a misspelt board or place ("likely" is not Lively,
+# Sudbury): a place so ended is still found when written as it is.
+_ENGLISH_ENDINGS = ("ly", "ing", "ness", "tion")
+
+
 class BoardFinder:
     def __init__(self, boards: Iterable[Board], protected_words: Iterable[str] = ()):
         self.boards = {b.id: b for b in boards}
@@ -277,7 +282,7 @@ class BoardFinder:
 
     def _misspelt(self, token: str, catholic: bool, french: bool) -> str | None:
         """The board a misspelt name or place most likely means (the speller caches the search)."""
-        if len(token) < 4 or token in self.protected or token.isdigit():
+        if len(token) < 4 or token in self.protected or token.isdigit() or token.endswith(_ENGLISH_ENDINGS):
             return None
         key = self._speller.find(token)
         if key is None:

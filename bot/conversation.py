@@ -42,6 +42,7 @@ class Context:
     question: str = ""  # the question the choice was offered for
     language: str | None = None  # the user's language ("en", "fr"): chosen, or what they last wrote clearly
     cited: str = ""  # the source lines of the last answer, kept back from it: "source?" gives them
+    last: str = ""  # the last question answered, asked again in the language a parent then asks for
     boards: list[str] = field(default_factory=list)  # the boards of the family's children ("my other kid is at tcdsb")
 
     @classmethod
@@ -245,7 +246,8 @@ _ASKS_FRENCH = re.compile(
     r"|do you speak french|(?:in|en) francais(?: (?:svp|stp|s'il vous plait|please|pls))?"
     r"|(?:please )?(?:answer|reply|speak|write|talk)(?: to me)? in french(?: please| pls)?|french(?: please| pls)"
     r"|(?:repondez|reponds|repondre|ecrivez|parlez)(?: moi| nous)? en francais(?: (?:svp|stp|s'il vous plait))?"
-    r"|francais (?:svp|stp|s'il vous plait|please))$"
+    r"|francais (?:svp|stp|s'il vous plait|please))"
+    r"(?: (?:pas|not) (?:en |in )?(?:anglais|english)(?: (?:svp|stp|please))?)?$"  # "en français svp, pas en anglais"
 )
 _ASKS_ENGLISH = re.compile(
     r"^(?:(?:bonjour|salut|hi|hello)\s+)?(?:(?:do|can|could) you (?:speak|answer|reply|write|talk)(?: to me)? (?:in )?english"

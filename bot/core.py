@@ -223,11 +223,15 @@ class Bot:
         stored = context.to_memory()
         knowledge = self._in_region()
         lang, asked = user_language.choose(text, context, msg.language, knowledge.region.language)
+        preface = None
         if asked:  # "parlez-vous français?": the whole message chose a language
             if context.language != lang and not self.dry_run:
                 context.language = lang
                 self._remember(msg, pending=context.to_memory())
-            return Response([Reply(say("language_set", lang), msg.chat_id, private=True)], "help", confidence=1.0)
+            preface = Reply(say("language_set", lang), msg.chat_id, private=True)
+            if not (context.last and context.fresh(msg.time)):
+                return Response([preface], "help", confidence=1.0)
+            text = context.last  # "en français svp" after an answer: that question again, in French
         now = msg.time.astimezone(time_zone(self.settings, knowledge))
         analysis = self.matcher.analyse(text, now.date(), lang)  # the user's language where the message does not say
         # "my daughter has diabetes. is her EA still there this week?", "...his EA... is she still in class?": the
@@ -246,11 +250,13 @@ class Bot:
         answer = pipeline.answer(self, turn, text, fresh, self.settings)  # bot/answering/: the turn left as it was
         answer = self._second_ask(turn, text, fresh, answer, lang, now.date())  # "who is cupe and why..."
         response = self._finish(turn, answer)
+        if preface is not None:
+            response.replies.insert(0, preface)
         topic = answer.topic
         if topic is None and answer.intent not in _NOT_A_TOPIC:
             topic = answer.intent  # the conversation is now about what was answered
         if topic is not None and topic not in _NOT_A_TOPIC:
-            context.at, context.topic = now.isoformat(), topic
+            context.at, context.topic, context.last = now.isoformat(), topic, text[:200]
             context.board = answer.board.id if answer.board else None
             if answer.day is not None or not fresh or analysis.date is not None or answer.weekend:
                 context.day = answer.day.isoformat() if answer.day else None  # else the day talked about stays

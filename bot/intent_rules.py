@@ -17,18 +17,24 @@ BOARD_DAY_SURE = 0.5  # below this, another intent gives way to the day's status
 ACTIONS = frozenset({"subscribe", "unsubscribe"})  # intents that change what a chat receives
 
 # A sentence of only these words (its day blanked) asks a day's status: "school tomorrow for real?", "classes lundi?"
-_DAY_SCHOOL = frozenset({"school", "schools", "class", "classes", "ecole", "cours"})
+_DAY_SCHOOL = frozenset({"school", "schools", "class", "classes", "ecole", "cours", "send"})  # "do i send her today"
 _DAY_SCHOOL_ASIDES = _DAY_SCHOOL | frozenset({"for", "real", "really", "right", "still", "on", "or", "not", "normal",
                                               "open", "again", "then", "yet", "ok", "there", "is", "any", "a",
                                               # "anyone know what's happening with school tomorrow?"
-                                              "anyone", "know", "what", "whats", "happening", "going", "with"})
+                                              "anyone", "know", "what", "whats", "happening", "going", "with",
+                                              # "do i send her today or what", "should i send my kid tomorrow"
+                                              "do", "i", "should", "her", "him", "them", "my", "kid", "kids"})
+_SENT = frozenset({"her", "him", "them", "kid", "kids"})  # who "send" sends to school
 _SENTENCE_ENDS = re.compile(r"[?!.\n]+")
 
 
 def asks_school_that_day(sentence: str, filler: frozenset[str] = frozenset()) -> bool:
     """Whether a prepared sentence (its day blanked) is only school and words around it: "school for real"."""
     words = sentence.split()
-    return not _DAY_SCHOOL.isdisjoint(words) and all(w in _DAY_SCHOOL_ASIDES or w in filler for w in words)
+    school = _DAY_SCHOOL.intersection(words)
+    if school == {"send"} and _SENT.isdisjoint(words):
+        return False  # "send me updates today": the bot's messages, not a child sent to school
+    return bool(school) and all(w in _DAY_SCHOOL_ASIDES or w in filler for w in words)
 
 
 def a_sentence_asks_school_that_day(blanked: str, words_of: Callable[[str], tuple[str, ...]],

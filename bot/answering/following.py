@@ -241,7 +241,8 @@ def _corrects(analysis, bot: Session, norm: str = "") -> bool:
                                                  for w in words)) and all(w in _CORRECTING for w in words)
 
 
-_CORRECTION_OPENS = re.compile(r"^(?:no+,? wait|wait|oops|oups|non attends|attends|actually|my bad|sorry,? i meant)\b")
+_CORRECTION_OPENS = re.compile(r"^(?:no+,? wait|wait|oops|oups|non attends|attends|actually|my bad|sorry,? i meant"
+                               r"|(?:no+,? )?i mean|(?:non,? )?je veux dire)\b")  # "no i mean tomorrow"
 
 
 def _follow_up(turn: Turn, kind: str) -> list[str]:

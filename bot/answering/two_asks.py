@@ -18,7 +18,8 @@ from bot.text import normalize
 TOPICS = frozenset({"strike_dates", "withdrawn_services", "childcare", "negotiations", "who_is_affected",
                     "dispute_issues", "work_to_rule", "updates_source"})
 SURE = 0.5  # the matcher's confidence from which each question counts as asked
-_MIN_WORDS = 2  # each question at least this many words ("why?" alone leans on the first)
+_MIN_WORDS = 2  # each question at least this many words ("why?" alone leans on the first)...
+_MIN_FIRST_WORDS = 3  # ...and the first this many ("talks failed?? should i book a sitter": news, then the question)
 
 # Where a second question starts: after "and", "&", "pis", "et", "plus", a comma or a question mark, a question
 # word ("... and why are they doing this", "...? c'est quoi qu'ils veulent").
@@ -49,7 +50,7 @@ def split(text: str) -> Asks | None:
     plain = normalize(text, 500)
     for found in _SPLIT.finditer(plain):
         first, second = plain[:found.start()].strip(" ?,"), plain[found.end():].strip(" ?,")
-        if len(first.split()) < _MIN_WORDS or len(second.split()) < _MIN_WORDS:
+        if len(first.split()) < _MIN_FIRST_WORDS or len(second.split()) < _MIN_WORDS:
             continue
         # a question first (asked with a question word, or ended by "?"): not "if no deal, is it monday?" or
         # "the ECEs in kindergarten, are they cupe too"

@@ -64,3 +64,7 @@ def test_the_other_line_goes_where_it_was_asked():
     assert two_asks.with_other(("Answer to the first.\nIts detail.",), "Answer to the second.", before=False) == \
         ("Answer to the first.\nAnswer to the second.\nIts detail.",)
     assert two_asks.with_other(texts, "Its detail.", before=True) == texts  # said already: once
+
+
+def test_news_of_two_words_before_the_question_is_no_question_of_its_own():
+    assert two_asks.split("talks failed?? should i book a sitter for tomorrow") is None

@@ -1,0 +1,41 @@
+"""A parent saying the last question again another way (issue 20, stop 17: conv_m's impatient repeats): "no i mean
+tomorrow", "en français svp, pas en anglais" after an answer, "do i send her today or what", and an ordinary word
+that is no misspelt place ("likely" is not Lively). Every reply goes through Bot.handle, on the 2019 pack."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.text import normalize
+from tests.conftest import TORONTO, chat_with
+
+
+def test_no_i_mean_tomorrow_asks_the_last_question_for_tomorrow(bot):
+    chat = chat_with(bot, datetime(2019, 10, 3, 7, 10, tzinfo=TORONTO))
+    chat("school open?")
+    assert chat("no i mean tomorrow").startswith("Tomorrow, Friday, October 4, province-wide: open")
+    assert chat("and monday? durham btw").startswith("Durham DSB, Monday, October 7")
+
+
+def test_french_please_after_an_answer_answers_it_again_in_french(bot):
+    chat = chat_with(bot, datetime(2019, 10, 2, 23, 15, tzinfo=TORONTO))
+    chat("strike monday?? for real?")
+    reply = chat("en français svp, pas en anglais")
+    assert reply.startswith("D'accord, je vous répondrai en français.")
+    assert "lundi 7 octobre" in reply
+
+
+def test_a_language_asked_for_with_nothing_before_only_sets_it(bot):
+    assert chat_with(bot, datetime(2019, 10, 2, 23, 15, tzinfo=TORONTO))("en français svp") \
+        .startswith("D'accord, je vous répondrai en français.")
+
+
+def test_do_i_send_her_today_is_the_days_status_and_send_me_updates_is_not(bot):
+    chat = chat_with(bot, datetime(2019, 9, 30, 6, 48, tzinfo=TORONTO))
+    assert chat("do i send her today or what").startswith("Today, Monday, September 30, province-wide: open")
+    assert bot.matcher.analyse("send me updates today", datetime(2019, 9, 30).date()).intent == "subscribe"
+
+
+def test_likely_is_no_misspelt_place(bot):
+    assert bot.boards.find(normalize("so which one is more likely to stay open")) is None
+    assert bot.boards.find(normalize("is sudbry open")).board_id == "rdsb"  # a misspelt place still is
