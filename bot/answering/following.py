@@ -195,6 +195,8 @@ _PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left i
 _BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
 # Words around a board that ask nothing either: "and if we're at the catholic school instead", "the catholic board here?"
 _AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "our", "too", "also", "ici", "plutot", "though", "then",
+                             # "is tdsb different", "c'est le conseil catholique, ça change-tu de quoi?"
+                             "different", "difference", "same", "change", "changes", "pareil", "meme", "chose", "tu",
                              # "they go to the peel board", "we moved, we're in york region now", "my sister's kids"
                              "they", "go", "goes", "moved", "now", "live", "attend", "attends", "sister", "sisters",
                              "brother", "brothers", "cousin", "cousins", "niece", "nephew", "grandkids", "grandchildren",

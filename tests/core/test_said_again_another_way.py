@@ -39,3 +39,24 @@ def test_do_i_send_her_today_is_the_days_status_and_send_me_updates_is_not(bot):
 def test_likely_is_no_misspelt_place(bot):
     assert bot.boards.find(normalize("so which one is more likely to stay open")) is None
     assert bot.boards.find(normalize("is sudbry open")).board_id == "rdsb"  # a misspelt place still is
+
+
+def test_is_the_other_board_different_asks_its_day(bot):
+    chat = chat_with(bot, datetime(2019, 10, 3, 20, 12, tzinfo=TORONTO))
+    chat("is york the same as peel for monday?")
+    assert chat("what about toronto then, is tdsb different").startswith("TDSB, Monday, October 7")
+    chat = chat_with(bot, datetime(2019, 10, 4, 7, 25, tzinfo=TORONTO))
+    chat("salut, est-ce que les écoles à Ottawa vont fermer lundi avec la grève?", user="fr")
+    assert chat("c'est le conseil catholique, ça change-tu de quoi?", user="fr").startswith("CECCE, lundi 7 octobre")
+
+
+def test_what_happens_between_now_and_then_is_what_comes_next(bot):
+    chat = chat_with(bot, datetime(2019, 10, 2, 21, 30, tzinfo=TORONTO))
+    chat("just saw the news, are they on full strike now???")
+    reply = chat("so what happens between now and then")
+    assert "Friday, Oct. 4" in reply and not reply.startswith("I'm not sure"), reply
+
+
+def test_class_photo_in_french_is_picture_day(bot):
+    reply = chat_with(bot, datetime(2019, 10, 3, 19, 50, tzinfo=TORONTO))("pis la photo de classe c'est mardi, ça tient-tu?")
+    assert "photos" in reply and reply.startswith("Je n'ai aucune information"), reply
