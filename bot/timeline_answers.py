@@ -62,11 +62,29 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     others = starts[:1] or [e for e in future if e.day != best.day][:1] \
         or [e for e in reversed(past) if e.day != best.day][:1]
     lead = f"{short_day(best.day, lang)}{voice.colon}{voice.text(best, 'text')}"
+    if best.day > today and _ASKS_YET.search(_plain(question.lower())):
+        lead = f"{voice.say('not_yet')} {lead}"  # "is the school strike happening yet": not yet, then when
     support = []
     if others:
         key = "next_event" if others[0].day > best.day else "before_that"  # in time order from the lead's day
         support = [voice.say(key, event=_event_line(others[0], voice)[2:])]
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
+
+
+# "...yet", "already", "encore", "déjà": whether something has happened; a date still to come says not yet
+_ASKS_YET = re.compile(r"\b(?:yet|already|deja|déjà|encore)\b")
+
+
+def no_deal_yet(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> str | None:
+    """'No deal yet.' for a question whether a deal was reached ("did they sign a deal yet?") when no deal nor
+    strike called off is in the news by `at`; else None."""
+    if not _ASKS_DEAL.search(_plain(question.lower())) or any(e.kind in SETTLING for e in knowledge.events(at)):
+        return None
+    return voice.say("no_deal_yet")
+
+
+_ASKS_DEAL = re.compile(r"\b(?:deal|agreement|entente|accord)\b.*\b(?:yet|already|reached|signed?|encore|deja|déjà|conclu|signe)\b"
+                        r"|\b(?:sign(?:ed)?|reach(?:ed)?|got|get|conclu|signe) (?:a |an |une |un )?(?:deal|agreement|entente|accord)\b")
 
 
 _STARTS = frozenset({"legal_strike_position", "work_to_rule_start", "full_strike_start"})  # what a notice is for

@@ -275,7 +275,11 @@ _BOARD_LINES = {"childcare": _with_childcare_line, "updates_source": _with_updat
 
 
 def on_negotiations(bot: Session | None, turn: Turn) -> list[str]:
-    return _facts(turn, "negotiations", "no_talks")
+    texts = _facts(turn, "negotiations", "no_talks")
+    no_deal = timeline_answers.no_deal_yet(turn.knowledge, turn.question, turn.msg.time, turn.voice)
+    if no_deal is not None and texts and not texts[0].startswith(("No", "Non", "Pas")):
+        texts[0] = f"{no_deal} {texts[0]}"  # "did the school support staff sign a deal yet?": no, then the latest
+    return texts
 
 
 def on_who_is_affected(bot: Session | None, turn: Turn) -> list[str]:

@@ -60,3 +60,13 @@ def test_what_happens_between_now_and_then_is_what_comes_next(bot):
 def test_class_photo_in_french_is_picture_day(bot):
     reply = chat_with(bot, datetime(2019, 10, 3, 19, 50, tzinfo=TORONTO))("pis la photo de classe c'est mardi, ça tient-tu?")
     assert "photos" in reply and reply.startswith("Je n'ai aucune information"), reply
+
+
+def test_a_deal_asked_yet_before_any_deal_says_no_first(bot):
+    reply = chat_with(bot, datetime(2019, 9, 12, 13, 30, tzinfo=TORONTO))("did the school support staff sign a deal yet?")
+    assert reply.startswith("No deal yet. "), reply
+
+
+def test_a_strike_asked_yet_before_it_can_start_says_not_yet_then_when(bot):
+    reply = chat_with(bot, datetime(2019, 9, 17, 7, 5, tzinfo=TORONTO))("morning. is the school strike happening yet")
+    assert reply.startswith("Not yet. Mon Sep 23:"), reply
