@@ -70,3 +70,9 @@ def test_a_deal_asked_yet_before_any_deal_says_no_first(bot):
 def test_a_strike_asked_yet_before_it_can_start_says_not_yet_then_when(bot):
     reply = chat_with(bot, datetime(2019, 9, 17, 7, 5, tzinfo=TORONTO))("morning. is the school strike happening yet")
     assert reply.startswith("Not yet. Mon Sep 23:"), reply
+
+
+def test_if_the_strike_goes_ahead_is_no_telling_word_the_ece_is_asked_about(bot):
+    reply = chat_with(bot, datetime(2019, 10, 3, 6, 55, tzinfo=TORONTO))(
+        "my daughter is in SK with an ECE and a teacher. if the strike goes ahead would the ECE be gone?")
+    assert reply.startswith("Early childhood educators (ECEs)"), reply
