@@ -8,6 +8,7 @@ for a new question.
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, conversation, replies, timeliness
@@ -82,11 +83,21 @@ def lean_on_context(bot: Session, turn: Turn, norm: str, fresh: bool) -> list[st
             and analysis.date is None:
         analysis.intent = "school_status"  # "so what does that mean for my kid" after the talks: the day it means
         return HANDLERS["school_status"](bot, turn)
+    if context.topic in BOARD_DAY_TOPICS and analysis.date is None and _REST_OF_THE_WEEK.match(norm):
+        # "what about the rest of the week" after Monday's status: the next school day's, as a day asked
+        analysis.intent = context.topic
+        turn.day = answers.next_school_day((context.the_day() or turn.today) + timedelta(days=1))
+        return HANDLERS[context.topic](bot, turn)
     texts = _lean_on_last_answer(bot, turn, norm)
     if texts is None:
         turn.board = board  # not a follow-up: the user's own board again...
         _stay_in_conversation(turn, conversation.continues(norm))  # ...unless they have none, or it continues
     return texts
+
+
+# "what about the rest of the week", "et le reste de la semaine?": the days after the one just answered
+_REST_OF_THE_WEEK = re.compile(r"^(?:(?:ok|and|so|but|et|pis|mais)\s+)?(?:what about |how about |and |et |pis )?"
+                               r"(?:the |le |les )?(?:rest of (?:the|this) week|reste de la semaine|other days|autres jours)\W*$")
 
 
 # A step of the dispute (talks, what it is about), after which "what does that mean for my kid" asks

@@ -76,3 +76,15 @@ def test_if_the_strike_goes_ahead_is_no_telling_word_the_ece_is_asked_about(bot)
     reply = chat_with(bot, datetime(2019, 10, 3, 6, 55, tzinfo=TORONTO))(
         "my daughter is in SK with an ECE and a teacher. if the strike goes ahead would the ECE be gone?")
     assert reply.startswith("Early childhood educators (ECEs)"), reply
+
+
+def test_the_rest_of_the_week_after_a_days_status_is_the_next_school_day(bot):
+    chat = chat_with(bot, datetime(2019, 10, 4, 6, 45, tzinfo=TORONTO))
+    chat("markham mom here. trying to plan next week. is monday happening or not")
+    assert chat("what about the rest of the week").startswith("York Region DSB, Tuesday, October 8")
+    chat("markham mom here. is monday happening or not", user="fr")
+    assert chat("et le reste de la semaine?", user="fr").startswith("York Region DSB, mardi 8 octobre")
+
+
+def test_snow_removal_is_the_shovelling_custodians_stopped(bot):
+    assert "shovelling snow" in chat_with(bot, datetime(2019, 10, 3, 10, 30, tzinfo=TORONTO))("snow removal later on?")
