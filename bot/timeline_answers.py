@@ -72,7 +72,7 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
 
 
 # "...yet", "already", "encore", "déjà": whether something has happened; a date still to come says not yet
-_ASKS_YET = re.compile(r"\b(?:yet|already|deja|déjà|encore)\b")
+_ASKS_YET = re.compile(r"\b(?:yet|already|deja|déjà|pas encore)\b")  # not "encore" alone: "ça marche-tu encore?" is still
 
 
 def no_deal_yet(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> str | None:
@@ -83,7 +83,7 @@ def no_deal_yet(knowledge: Knowledge, question: str, at: datetime, voice: Voice)
     return voice.say("no_deal_yet")
 
 
-_ASKS_DEAL = re.compile(r"\b(?:deal|agreement|entente|accord)\b.*\b(?:yet|already|reached|signed?|encore|deja|déjà|conclu|signe)\b"
+_ASKS_DEAL = re.compile(r"\b(?:deal|agreement|entente|accord)\b.*\b(?:yet|already|reached|signed?|deja|déjà|conclu|signe)\b"
                         r"|\b(?:sign(?:ed)?|reach(?:ed)?|got|get|conclu|signe) (?:a |an |une |un )?(?:deal|agreement|entente|accord)\b")
 
 

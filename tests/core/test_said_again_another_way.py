@@ -88,3 +88,10 @@ def test_the_rest_of_the_week_after_a_days_status_is_the_next_school_day(bot):
 
 def test_snow_removal_is_the_shovelling_custodians_stopped(bot):
     assert "shovelling snow" in chat_with(bot, datetime(2019, 10, 3, 10, 30, tzinfo=TORONTO))("snow removal later on?")
+
+
+def test_encore_alone_is_still_not_yet_and_medicaments_are_health(bot):
+    reply = chat_with(bot, datetime(2019, 10, 3, 19, 50, tzinfo=TORONTO))(
+        "ma fille prend ses médicaments au bureau à midi, la secrétaire s'en occupe. avec la grève ça marche-tu encore?")
+    assert not reply.startswith("Pas encore."), reply
+    assert "santé" in reply.split("\n")[0], reply
