@@ -80,6 +80,10 @@ def no_deal_yet(knowledge: Knowledge, question: str, at: datetime, voice: Voice)
     strike called off is in the news by `at`; else None."""
     if not _ASKS_DEAL.search(_plain(question.lower())) or any(e.kind in SETTLING for e in knowledge.events(at)):
         return None
+    events = knowledge.events(at)
+    newest = max((e.published for e in events), default=None)
+    if newest is None or any(e.kind == "bargaining" and newest.date() < e.day <= at.date() for e in events):
+        return None  # talks planned after the newest news have taken place since (Oct. 7): a deal may have come
     return voice.say("no_deal_yet")
 
 

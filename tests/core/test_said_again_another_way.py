@@ -95,3 +95,9 @@ def test_encore_alone_is_still_not_yet_and_medicaments_are_health(bot):
         "ma fille prend ses médicaments au bureau à midi, la secrétaire s'en occupe. avec la grève ça marche-tu encore?")
     assert not reply.startswith("Pas encore."), reply
     assert "santé" in reply.split("\n")[0], reply
+
+
+def test_no_deal_yet_is_not_said_once_planned_talks_have_passed_unreported(bot):
+    reply = chat_with(bot, datetime(2019, 10, 7, 6, 40, tzinfo=TORONTO))(
+        "is it over? my neighbour says they got a deal last night")
+    assert "No deal yet" not in reply and reply.startswith("No news yet of what happened on Fri Oct 4"), reply
