@@ -47,6 +47,9 @@ def find_card(turn: Turn, card_index: Callable[[], CardIndex], subjects: Subject
         return
     matches = index.find(analysis.processed, turn.msg.time, turn.board.id if turn.board else None, analysis.english)
     matches = readings.asked_the_same_way(matches, turn.question, subjects)  # "what day": a card on when
+    if analysis.date is not None and not subjects.asks_for("reason", turn.question):
+        # "is cupe striking monday": a day asked about is never answered by "Why are they striking?"
+        matches = [m for m in matches if not kinds.card_asks(subjects, "reason", m.card)]
     turn.meta["matches"] = matches[:2]  # the nearest cards, should the intent's own answer have nothing to say
     if analysis.board is not None:  # "is peel closing if...": only a card about that board, not a general one
         general = [m for m in matches if _general_status(m.card)]

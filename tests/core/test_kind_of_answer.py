@@ -45,3 +45,11 @@ def test_why_before_the_pack_knows_the_reasons_says_so(chicago):
 def test_why_a_group_is_in_it_still_speaks_of_the_group(bot):
     chat = chat_with(bot, datetime(2019, 10, 3, 12, 0, tzinfo=TORONTO))
     assert "CUPE" in chat("why are EAs even in this").split("\n")[0]
+
+
+def test_a_day_asked_is_never_offered_the_why_card(bot):
+    reply = chat_with(bot, datetime(2019, 10, 2, 23, 30, tzinfo=TORONTO))("is cupe striking monday")
+    assert not reply.startswith("Do you mean"), reply
+    assert "Monday" in reply.split("\n")[0]
+    assert "job security" in chat_with(bot, datetime(2019, 10, 2, 23, 30, tzinfo=TORONTO))(
+        "why are they striking on monday", user="why")
