@@ -157,6 +157,7 @@ def on_school_status(bot: Session | None, turn: Turn) -> list[str]:
             turn.context.keep_family_board(board.id, turn.remembered_board)
     text = answer_memo.school_status(turn.knowledge, turn.board, day, turn.today, turn.msg.time, full=full,
                                      voice=turn.voice)
+    boards = boards or _with_the_english_board(bot, turn)  # "fermé lundi à Toronto?": Viamonde's day, then TDSB's
     if boards:  # each board's day on a line of its own, together at the top
         text = _with_lines(text, [answer_memo.school_status(turn.knowledge, other, day, turn.today, turn.msg.time,
                                                             voice=turn.voice).split("\n", 1)[0] for other in boards[1:]])
@@ -186,6 +187,19 @@ def _asks_a_day_too(turn: Turn) -> bool:
             and analysis.intent != "unknown" and not analysis.command and topic not in BOARD_DAY_TOPICS
             and not turn.meta.get("choices")
             and (analysis.board is not None or analysis.scores.get("school_status", 0.0) >= SECOND_QUESTION_BAR))
+
+
+def _with_the_english_board(bot: Session | None, turn: Turn) -> list:
+    """A French message naming only a place ("à Toronto", "le conseil catholique de Toronto") is answered for the
+    French board there (docs/boards.md) and, on a line after it, for the English board of the same kind."""
+    mention = turn.analysis.board
+    if bot is None or mention is None or mention.how != "place" or turn.voice.language != "fr" or turn.board is None \
+            or turn.board.id != mention.board_id or turn.board.language != "french" \
+            or turn.knowledge.region.language == "fr":  # where French is the region's own language, its board alone
+        return []
+    found = bot.boards.find(normalize(turn.question, 500), "en")  # the place read as an English message reads it
+    english = turn.knowledge.board(found.board_id) if found is not None else None
+    return [turn.board, english] if english is not None and english.id != turn.board.id else []
 
 
 def boards_named(bot: Session | None, turn: Turn) -> list:

@@ -101,3 +101,13 @@ def test_no_deal_yet_is_not_said_once_planned_talks_have_passed_unreported(bot):
     reply = chat_with(bot, datetime(2019, 10, 7, 6, 40, tzinfo=TORONTO))(
         "is it over? my neighbour says they got a deal last night")
     assert "No deal yet" not in reply and reply.startswith("No news yet of what happened on Fri Oct 4"), reply
+
+
+def test_a_french_question_naming_only_a_place_gets_the_french_board_then_the_english_one(bot):
+    chat = chat_with(bot, datetime(2019, 10, 4, 12, 30, tzinfo=TORONTO))
+    lines = chat("Brampton, lundi, école ou pas?").split("\n")
+    assert lines[0].startswith("Viamonde, lundi 7 octobre") and lines[1].startswith("Peel DSB, lundi 7 octobre")
+    lines = chat("grève lundi oui ou non? conseil catholique de Toronto", user="c").split("\n")
+    assert lines[0].startswith("MonAvenir, lundi 7 octobre") and lines[1].startswith("TCDSB, lundi 7 octobre")
+    assert "Viamonde" not in chat("is school open monday in toronto", user="en")
+    assert "TDSB" not in chat("Viamonde lundi?", user="v")
