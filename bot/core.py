@@ -275,7 +275,7 @@ class Bot:
         if asks is None or answer.meta.get("choices"):
             return answer
         analyses = [self.matcher.analyse(part, today, lang) for part in (asks.first, asks.second)]
-        if not two_asks.both_asked(*(v for a in analyses for v in (a.intent, a.confidence))):
+        if not two_asks.both_asked(*analyses):
             return answer
         lines = []
         for analysis, question in zip(analyses, (asks.first, asks.second), strict=True):

@@ -71,16 +71,19 @@ def strike_dates(knowledge: Knowledge, at: datetime, question: str = "", *, full
     return shape(lead, support, cite_many(knowledge, [best, *others], lang))
 
 
-# "...yet", "already", "encore", "déjà": whether something has happened; a date still to come says not yet
-_ASKS_YET = re.compile(r"\b(?:yet|already|deja|déjà|pas encore)\b")  # not "encore" alone: "ça marche-tu encore?" is still
+# "...yet", "already", "pas encore", "déjà": whether something has happened; a date still to come says not yet (not
+# "encore" alone: "ça marche-tu encore?" asks whether it still works)
+_ASKS_YET = re.compile(r"\b(?:yet|already|deja|déjà|pas encore)\b")
 
 
 def no_deal_yet(knowledge: Knowledge, question: str, at: datetime, voice: Voice) -> str | None:
     """'No deal yet.' for a question whether a deal was reached ("did they sign a deal yet?") when no deal nor
     strike called off is in the news by `at`; else None."""
-    if not _ASKS_DEAL.search(_plain(question.lower())) or any(e.kind in SETTLING for e in knowledge.events(at)):
+    if not _ASKS_DEAL.search(_plain(question.lower())):
         return None
     events = knowledge.events(at)
+    if any(e.kind in SETTLING for e in events):
+        return None
     newest = max((e.published for e in events), default=None)
     if newest is None or any(e.kind == "bargaining" and newest.date() < e.day <= at.date() for e in events):
         return None  # talks planned after the newest news have taken place since (Oct. 7): a deal may have come

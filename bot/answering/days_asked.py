@@ -49,5 +49,3 @@ def later_day(turn: Turn, day) -> date | None:
 
 
 _ANOTHER_DAY = re.compile(r"\b(?:and|et|or|ou|then|puis|also|aussi)\b|[?,&/+]")
-
-

@@ -12,7 +12,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, conversation, replies, timeliness
-from bot.answering import social_turns
+from bot.answering import card_choice, social_turns
 from bot.answering.intents import ASKED_AGAIN_TOPICS, BOARD_DAY_TOPICS, DAY_TOPICS, HANDLERS, on_dispute_issues
 from bot.boards import KIND_WORDS, BoardMention
 from bot.matcher import FILLER
@@ -183,7 +183,8 @@ def _lean_on_last_answer(bot: Session, turn: Turn, norm: str) -> list[str] | Non
         # "and the custodians?" after a question on services: the same topic, unless clearly another
         best = max(analysis.scores.values(), default=0.0)
         leans = analysis.abstained or analysis.scores.get(context.topic, 0.0) >= best - 0.15
-        if leans and not analysis.abstained and analysis.intent == context.topic and analysis.confidence >= _SURE:
+        if leans and not analysis.abstained and analysis.intent == context.topic \
+                and analysis.confidence >= card_choice.SURE:
             return None  # "what about cleaning the classrooms" after services: asked whole, its card can answer
     if not leans:
         return None
@@ -199,15 +200,16 @@ def _lean_on_last_answer(bot: Session, turn: Turn, norm: str) -> list[str] | Non
     return texts
 
 
-_SURE = 0.5  # a follow-up read surely as the last answer's topic on its own words is asked as it is
 _SHORT_WORDS = 3  # a follow-up the matcher cannot place this short leans on the last answer when it asks when
 _PLACE_WORDS = 3  # "richmond hill", "sault ste marie": the words a place left in a message can have
 # Words that only qualify a board ("the catholic board", "le conseil public anglais"): no question of their own.
 _BOARD_WORDS = KIND_WORDS | {"conseil", "district", "one", "ones", "side", "system"}
 # Words around a board that ask nothing either: "and if we're at the catholic school instead", "the catholic board here?"
-_AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "our", "too", "also", "ici", "plutot", "though", "then",
-                             # "is tdsb different", "c'est le conseil catholique, ça change-tu de quoi?"
-                             "different", "difference", "same", "change", "changes", "pareil", "meme", "chose", "tu",
+_AROUND_A_BOARD = frozenset({"here", "there", "instead", "if", "were", "we", "our", "too", "also", "ici", "plutot",
+                             "though",
+                             # "is tdsb different", "c'est le conseil catholique, ça change-tu de quoi?" ("same",
+                             # "pareil", "meme", "then": below)
+                             "different", "difference", "change", "changes", "chose", "tu",
                              # "they go to the peel board", "we moved, we're in york region now", "my sister's kids"
                              "they", "go", "goes", "moved", "now", "live", "attend", "attends", "sister", "sisters",
                              "brother", "brothers", "cousin", "cousins", "niece", "nephew", "grandkids", "grandchildren",

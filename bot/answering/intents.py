@@ -9,7 +9,6 @@ only make sense after an earlier one ("2", "peel" after "which board?", "thanks"
 from __future__ import annotations
 
 import re
-from datetime import date
 from typing import TYPE_CHECKING
 
 from bot import answer_memo, answers, commands, replies, timeliness, timeline_answers
@@ -191,7 +190,7 @@ def _asks_a_day_too(turn: Turn) -> bool:
 
 def _with_the_english_board(bot: Session | None, turn: Turn) -> list:
     """A French message naming only a place ("à Toronto", "le conseil catholique de Toronto") is answered for the
-    French board there (docs/boards.md) and, on a line after it, for the English board of the same kind."""
+    French board there (docs/knowledge-format.md) and, on a line after it, for the English board of the same kind."""
     mention = turn.analysis.board
     if bot is None or mention is None or mention.how != "place" or turn.voice.language != "fr" or turn.board is None \
             or turn.board.id != mention.board_id or turn.board.language != "french" \

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from bot.answering.card_choice import SURE  # each question must be read as surely as an intent is taken as sure
 from bot.text import normalize
+
+if TYPE_CHECKING:
+    from bot.analysis import Analysis
 
 # The topics a second question can be about (not commands, not a day's status, not "not sure").
 TOPICS = frozenset({"strike_dates", "withdrawn_services", "childcare", "negotiations", "who_is_affected",
                     "dispute_issues", "work_to_rule", "updates_source"})
-SURE = 0.5  # the matcher's confidence from which each question counts as asked
 _MIN_WORDS = 2  # each question at least this many words ("why?" alone leans on the first)...
 _MIN_FIRST_WORDS = 3  # ...and the first this many ("talks failed?? should i book a sitter": news, then the question)
 
@@ -60,10 +64,9 @@ def split(text: str) -> Asks | None:
     return None
 
 
-def both_asked(first_intent: str, first_confidence: float, second_intent: str, second_confidence: float) -> bool:
-    """Whether the two questions ask of two different topics, each surely."""
-    return (first_intent != second_intent and first_intent in TOPICS and second_intent in TOPICS
-            and first_confidence >= SURE and second_confidence >= SURE)
+def both_asked(first: Analysis, second: Analysis) -> bool:
+    """Whether the two questions, as the matcher read each alone, ask of two different topics, each surely."""
+    return first.intent != second.intent and all(a.intent in TOPICS and a.confidence >= SURE for a in (first, second))
 
 
 def first_line(texts: tuple[str, ...] | list[str]) -> str:
